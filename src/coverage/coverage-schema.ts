@@ -1,0 +1,76 @@
+/**
+ * The coverage report (`schema_version: 1`): what the twin learned from the
+ * evidence serves from state, replays, or withholds and why, with a hint per
+ * gap and the single next thing to do. `coverage.json` in a bundle is this.
+ */
+import { z } from "zod";
+import { WithheldReasonSchema } from "../learn/model-schema.js";
+
+/** The newest coverage report version. */
+export const COVERAGE_SCHEMA_VERSION = 1;
+
+/** A warning about the evidence, with a JSON pointer into it and the same place in display form. */
+export const CoverageWarningSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  /** `/records/12/response/body`, or null when the warning is about the whole evidence. */
+  pointer: z.string().nullable(),
+  /** `records[12].response.body`, or null. */
+  path: z.string().nullable(),
+});
+
+export const CoverageReadSchema = z.strictObject({
+  tool_name: z.string(),
+  method: z.string(),
+  template: z.string(),
+  serving: z.enum(["state", "replay"]),
+  collection: z.string().nullable(),
+  observations: z.number().int().nonnegative(),
+  explain: z.string(),
+});
+
+export const CoverageWriteSchema = z.strictObject({
+  tool_name: z.string(),
+  method: z.string(),
+  template: z.string(),
+  collection: z.string().nullable(),
+  observations: z.number().int().nonnegative(),
+  explain: z.string(),
+});
+
+export const CoverageWithheldSchema = z.strictObject({
+  tool_name: z.string(),
+  method: z.string(),
+  template: z.string(),
+  collection: z.string().nullable(),
+  observations: z.number().int().nonnegative(),
+  reason: WithheldReasonSchema,
+  hint: z.string(),
+});
+
+export const CoverageSchema = z.strictObject({
+  schema_version: z.literal(COVERAGE_SCHEMA_VERSION),
+  /** `empty`: nothing learnable; `partial`: something withheld; `complete`: every write served. */
+  status: z.enum(["empty", "partial", "complete"]),
+  app_origin: z.string(),
+  counts: z.strictObject({
+    records: z.number().int().nonnegative(),
+    api_records: z.number().int().nonnegative(),
+    assets: z.number().int().nonnegative(),
+    ignored: z.number().int().nonnegative(),
+  }),
+  collections: z.array(
+    z.strictObject({ name: z.string(), id_field: z.string(), entities: z.number().int().nonnegative() }),
+  ),
+  reads: z.array(CoverageReadSchema),
+  writes: z.strictObject({ served: z.array(CoverageWriteSchema), withheld: z.array(CoverageWithheldSchema) }),
+  warnings: z.array(CoverageWarningSchema),
+  /** The single next thing to do, or null when coverage is complete. */
+  next: z.string().nullable(),
+});
+
+export type CoverageWarning = z.infer<typeof CoverageWarningSchema>;
+export type CoverageRead = z.infer<typeof CoverageReadSchema>;
+export type CoverageWrite = z.infer<typeof CoverageWriteSchema>;
+export type CoverageWithheld = z.infer<typeof CoverageWithheldSchema>;
+export type Coverage = z.infer<typeof CoverageSchema>;

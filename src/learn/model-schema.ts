@@ -1,0 +1,202 @@
+/**
+ * The learned Model (`schema_version: 1`): endpoints, collections, write rules
+ * and replays as plain, sorted, serialisable data. It is the contract between
+ * learning and the bundle/serve stages; docs/specs/learn/spec.md gives the
+ * meaning of every field so serve can run it without reading learn's code.
+ */
+import { z } from "zod";
+
+/** The newest Model version this apptwin writes. */
+export const MODEL_SCHEMA_VERSION = 1;
+
+/** A JSON Schema (draft 2020-12 subset: type, properties, required, items, format, enum). */
+export const JsonSchemaSchema = z.record(z.string(), z.unknown());
+
+/** Why a write is not served by the twin. */
+export const WithheldReasonSchema = z.enum([
+  "not_read_back",
+  "read_back_disagrees",
+  "failed_status",
+  "no_collection",
+  "unexplained_field",
+  "untimed_capture",
+  "unsupported_body",
+  "conflicting_observations",
+]);
+
+/** A withheld endpoint's reason code and the hint saying what to record to close the gap. */
+export const WithheldSchema = z.strictObject({ reason: WithheldReasonSchema, hint: z.string() });
+
+/** A path or query parameter of an endpoint. */
+export const ParamSchema = z.strictObject({
+  name: z.string(),
+  in: z.enum(["path", "query"]),
+  schema: JsonSchemaSchema,
+});
+
+/** One method + path template, with what the recording showed of it and how the twin serves it. */
+export const EndpointSchema = z.strictObject({
+  tool_name: z.string(),
+  method: z.string(),
+  template: z.string(),
+  params: z.array(ParamSchema),
+  /** How the request body is encoded: `json`, `form` (url-encoded, values are strings) or null (none). */
+  request_body: z.enum(["json", "form"]).nullable(),
+  request_schema: JsonSchemaSchema.nullable(),
+  /** Keyed by status code as a string ("200", "404"). */
+  response_schemas: z.record(z.string(), JsonSchemaSchema),
+  kind: z.enum(["list", "item", "create", "update", "patch", "delete", "other"]),
+  collection: z.string().nullable(),
+  serving: z.enum(["state", "replay", "withheld"]),
+  withheld: WithheldSchema.nullable(),
+  observations: z.number().int().nonnegative(),
+  explain: z.string(),
+});
+
+/** How a list answer wraps its entities. */
+export const EnvelopeSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("bare") }),
+  z.strictObject({
+    kind: z.literal("object"),
+    items_key: z.string(),
+    /** Key holding the number of entities matching the filters before pagination, or null. */
+    total_key: z.string().nullable(),
+    /** Other keys of the envelope, the same in every observation. */
+    constants: z.record(z.string(), z.unknown()),
+  }),
+]);
+
+/** How an item answer wraps its entity: bare, or under one key (`{data: {...}}`). */
+export const ItemEnvelopeSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("bare") }),
+  z.strictObject({ kind: z.literal("object"), item_key: z.string() }),
+]);
+
+/** A recorded answer (status + body) reused by the twin, e.g. for an unknown id. */
+export const CannedResponseSchema = z.strictObject({
+  status: z.number().int(),
+  content_type: z.string().nullable(),
+  body: z.unknown(),
+});
+
+export const CollectionSchema = z.strictObject({
+  name: z.string(),
+  id_field: z.string(),
+  id_kind: z.enum(["int", "uuid", "string"]),
+  list_endpoint: z.string().nullable(),
+  item_endpoint: z.string().nullable(),
+  envelope: EnvelopeSchema,
+  item_envelope: ItemEnvelopeSchema,
+  /** Nested collections: entity[field] equals the value of path param `param` of the parent collection. */
+  parent: z.strictObject({ collection: z.string(), param: z.string(), field: z.string() }).nullable(),
+  list_order: z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("insertion") }),
+    z.strictObject({ kind: z.literal("field"), field: z.string(), direction: z.enum(["asc", "desc"]) }),
+  ]),
+  filters: z.array(z.strictObject({ param: z.string(), field: z.string(), kind: z.literal("equals") })),
+  pagination: z.strictObject({ limit_param: z.string(), offset_param: z.string() }).nullable(),
+  /** The app's answer to an item read of an unknown id, when recorded. */
+  not_found: CannedResponseSchema.nullable(),
+  explain: z.string(),
+});
+
+/** How one field of a written entity gets its value. */
+export const FieldRuleSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("from_request"),
+    /** RFC 6901 pointer into the request body (parsed JSON, or the form as an object of strings). */
+    pointer: z.string(),
+    /** When the request lacks the pointer: a constant, keep the old value, or leave the field out. */
+    otherwise: z.discriminatedUnion("kind", [
+      z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
+      z.strictObject({ kind: z.literal("keep") }),
+      z.strictObject({ kind: z.literal("omit") }),
+    ]),
+  }),
+  z.strictObject({ kind: z.literal("id_sequence"), start: z.number().int(), step: z.number().int() }),
+  z.strictObject({ kind: z.literal("uuid") }),
+  z.strictObject({ kind: z.literal("clock"), format: z.enum(["iso", "epoch_ms", "epoch_s"]) }),
+  z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
+  z.strictObject({ kind: z.literal("copy"), from: z.string() }),
+  z.strictObject({ kind: z.literal("path_param"), name: z.string() }),
+  z.strictObject({ kind: z.literal("keep") }),
+]);
+
+/** What a served write answers with. */
+export const WriteResponseSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("entity") }),
+  z.strictObject({ kind: z.literal("empty") }),
+  z.strictObject({ kind: z.literal("wrapped"), key: z.string() }),
+  /** A fixed JSON body, except that `fields` name keys copied from the entity (`{deleted: true, id}`). */
+  z.strictObject({ kind: z.literal("template"), body: z.unknown(), fields: z.array(z.string()) }),
+]);
+
+export const WriteRuleSchema = z.strictObject({
+  tool_name: z.string(),
+  kind: z.enum(["create", "replace", "merge", "delete"]),
+  collection: z.string(),
+  /** For writes on one entity: the path param holding its id. */
+  id_param: z.string().nullable(),
+  status: z.number().int(),
+  content_type: z.string().nullable(),
+  response: WriteResponseSchema,
+  fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
+  explain: z.string(),
+});
+
+/** A recorded body: parsed JSON, text, or base64. */
+export const ReplayBodySchema = z
+  .discriminatedUnion("encoding", [
+    z.strictObject({ encoding: z.literal("json"), value: z.unknown() }),
+    z.strictObject({ encoding: z.literal("utf8"), text: z.string() }),
+    z.strictObject({ encoding: z.literal("base64"), text: z.string() }),
+  ])
+  .nullable();
+
+export const ReplaySchema = z.strictObject({
+  method: z.string(),
+  path_and_query: z.string(),
+  tool_name: z.string(),
+  responses: z.array(
+    z.strictObject({
+      status: z.number().int(),
+      headers: z.record(z.string(), z.string()),
+      body: ReplayBodySchema,
+    }),
+  ),
+});
+
+export const ModelSchema = z.strictObject({
+  schema_version: z.literal(MODEL_SCHEMA_VERSION),
+  app_origin: z.string(),
+  endpoints: z.array(EndpointSchema),
+  collections: z.array(CollectionSchema),
+  write_rules: z.array(WriteRuleSchema),
+  replays: z.array(ReplaySchema),
+  /** The episode clock starts at `last_time_ms` (null: untimed recording) and moves `step_ms` per write. */
+  clock: z.strictObject({ last_time_ms: z.number().nullable(), step_ms: z.number().int().positive() }),
+  /** Next integer id per collection with integer ids (after the highest ever seen). */
+  id_sequences: z.record(z.string(), z.number().int()),
+});
+
+/** The seed state: each collection's entities in list order. */
+export const SeedStateSchema = z.strictObject({
+  collections: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))),
+});
+
+export type JsonSchema = z.infer<typeof JsonSchemaSchema>;
+export type WithheldReason = z.infer<typeof WithheldReasonSchema>;
+export type Withheld = z.infer<typeof WithheldSchema>;
+export type Param = z.infer<typeof ParamSchema>;
+export type Endpoint = z.infer<typeof EndpointSchema>;
+export type Envelope = z.infer<typeof EnvelopeSchema>;
+export type ItemEnvelope = z.infer<typeof ItemEnvelopeSchema>;
+export type Collection = z.infer<typeof CollectionSchema>;
+export type FieldRule = z.infer<typeof FieldRuleSchema>;
+export type WriteResponse = z.infer<typeof WriteResponseSchema>;
+export type WriteRule = z.infer<typeof WriteRuleSchema>;
+export type Replay = z.infer<typeof ReplaySchema>;
+export type ReplayBody = z.infer<typeof ReplayBodySchema>;
+export type Model = z.infer<typeof ModelSchema>;
+export type SeedState = z.infer<typeof SeedStateSchema>;
+export type Entity = Record<string, unknown>;
