@@ -1,0 +1,124 @@
+/**
+ * Credential-named fields inside JSON and url-encoded form bodies: finding
+ * them (to learn their values) and replacing their values in place. The JSON
+ * rewrite works on the text, token by token, so everything but the replaced
+ * strings keeps its exact bytes (number formats, spacing, key order).
+ */
+import { isCredentialName } from "./credential-name.js";
+
+/** One credential-named field with a string value. */
+export interface CredentialField {
+  name: string;
+  value: string;
+}
+
+/** The marker a credential-named field's value becomes. */
+export function fieldMarker(name: string): string {
+  return `[REDACTED:field:${name.replace(/[^A-Za-z0-9._-]/g, "_")}]`;
+}
+
+/** True for a media type that is JSON (`application/json`, `application/problem+json`, …). */
+export function isJsonMime(mime: string | null | undefined): boolean {
+  return mime != null && /[/+]json\b/i.test(mime);
+}
+
+/** True for a url-encoded form media type. */
+export function isFormMime(mime: string | null | undefined): boolean {
+  return mime != null && /application\/x-www-form-urlencoded/i.test(mime);
+}
+
+/** Parses text as JSON, or returns undefined when it is not JSON. */
+export function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every credential-named field with a string value in a parsed JSON value, depth first. */
+export function jsonCredentialFields(value: unknown): CredentialField[] {
+  const out: CredentialField[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      for (const item of v) walk(item);
+    } else if (v !== null && typeof v === "object") {
+      for (const [name, child] of Object.entries(v as Record<string, unknown>)) {
+        if (typeof child === "string" && isCredentialName(name)) out.push({ name, value: child });
+        else walk(child);
+      }
+    }
+  };
+  walk(value);
+  return out;
+}
+
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+
+/** The first non-whitespace character from `i` walking in direction `step`. */
+function charAt(text: string, i: number, step: 1 | -1): string | undefined {
+  let j = i;
+  while (j >= 0 && j < text.length && /\s/.test(text[j]!)) j += step;
+  return text[j];
+}
+
+/**
+ * Rewrites valid JSON text so the string value of every credential-named key
+ * becomes that key's marker. In valid JSON every `"` outside a string starts
+ * a string, so a string-literal scan is a faithful tokenizer.
+ */
+export function redactJsonFields(text: string, onReplace: (marker: string) => void): string {
+  let lastKey: string | null = null;
+  return text.replace(JSON_STRING, (literal, offset: number) => {
+    const after = charAt(text, offset + literal.length, 1);
+    if (after === ":") {
+      lastKey = JSON.parse(literal) as string;
+      return literal;
+    }
+    const before = charAt(text, offset - 1, -1);
+    if (before === ":" && lastKey !== null && isCredentialName(lastKey)) {
+      const marker = fieldMarker(lastKey);
+      if (literal === JSON.stringify(marker)) return literal;
+      onReplace(marker);
+      return JSON.stringify(marker);
+    }
+    return literal;
+  });
+}
+
+function decodeFormPart(part: string): string {
+  try {
+    return decodeURIComponent(part.replace(/\+/g, " "));
+  } catch {
+    return part;
+  }
+}
+
+/** Every credential-named pair of a url-encoded form (or query string), values decoded. */
+export function formCredentialFields(text: string): CredentialField[] {
+  const out: CredentialField[] = [];
+  for (const part of text.split("&")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = decodeFormPart(part.slice(0, eq));
+    if (isCredentialName(name)) out.push({ name, value: decodeFormPart(part.slice(eq + 1)) });
+  }
+  return out;
+}
+
+/** Rewrites a url-encoded form (or query string) so every credential-named value becomes its marker. */
+export function redactFormFields(text: string, onReplace: (marker: string) => void): string {
+  return text
+    .split("&")
+    .map((part) => {
+      const eq = part.indexOf("=");
+      if (eq < 0 || eq === part.length - 1) return part;
+      const name = decodeFormPart(part.slice(0, eq));
+      if (!isCredentialName(name)) return part;
+      const marker = fieldMarker(name);
+      if (part.slice(eq + 1) === marker) return part;
+      onReplace(marker);
+      return `${part.slice(0, eq)}=${marker}`;
+    })
+    .join("&");
+}

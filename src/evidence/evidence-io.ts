@@ -1,0 +1,49 @@
+/** Reading and writing evidence files: parsed at the edge, refused whole when wrong, written atomically. */
+import { readFile } from "node:fs/promises";
+import { DocumentError, FileError, UnsupportedVersionError } from "../errors/user-error.js";
+import { writeFileAtomic } from "../util/atomic-write.js";
+import { canonicalJson } from "../util/canonical-json.js";
+import { EVIDENCE_SCHEMA_VERSION, type Evidence, EvidenceSchema } from "./evidence-schema.js";
+import { zodIssuesToIssues } from "./zod-issues.js";
+
+/** Parses evidence text: bad JSON or schema problems → DocumentError with every issue; a newer version → UnsupportedVersionError. */
+export function parseEvidence(text: string, file: string): Evidence {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new DocumentError(file, [
+      { code: "invalid_json", path: "", message: `${file}: is not valid JSON (${why})` },
+    ]);
+  }
+  const version = (raw as { schema_version?: unknown } | null)?.schema_version;
+  if (typeof version === "number" && version > EVIDENCE_SCHEMA_VERSION) {
+    throw new UnsupportedVersionError(file, version, EVIDENCE_SCHEMA_VERSION);
+  }
+  const parsed = EvidenceSchema.safeParse(raw);
+  if (!parsed.success) throw new DocumentError(file, zodIssuesToIssues(file, parsed.error.issues));
+  return parsed.data;
+}
+
+/** Reads a text file, turning a missing or unreadable file into a FileError that names it. */
+export async function readTextFile(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new FileError("file_not_found", `${path}: no such ${what} file`);
+    if (code === "EISDIR") throw new FileError("not_a_file", `${path}: is a directory, not a file`);
+    throw new FileError("file_unreadable", `${path}: cannot be read (${code ?? String(error)})`);
+  }
+}
+
+/** Reads and validates an evidence file. */
+export async function readEvidence(path: string): Promise<Evidence> {
+  return parseEvidence(await readTextFile(path, "evidence"), path);
+}
+
+/** Writes evidence as canonical JSON (sorted keys, trailing newline), atomically. */
+export async function writeEvidence(path: string, e: Evidence): Promise<void> {
+  await writeFileAtomic(path, canonicalJson(e));
+}

@@ -1,0 +1,105 @@
+/**
+ * Bodies: JSON and url-encoded forms get their credential-named fields
+ * replaced (values learned), then every known value is replaced in the text.
+ * base64 bodies are decoded: text-like ones are redacted as text and
+ * re-encoded; binary ones are scanned byte-wise (latin1) for known ASCII
+ * values, which catches multipart uploads but not non-ASCII secrets.
+ */
+import {
+  fieldMarker,
+  formCredentialFields,
+  isFormMime,
+  isJsonMime,
+  jsonCredentialFields,
+  redactFormFields,
+  redactJsonFields,
+  tryParseJson,
+} from "./body-fields.js";
+import type { Body } from "./evidence-schema.js";
+import type { RedactContext } from "./redact-context.js";
+
+const TEXT_MIME = /^text\/|[/+](json|xml)\b|javascript|ecmascript|x-www-form-urlencoded|graphql/i;
+
+function looksLikeJson(text: string): boolean {
+  return /^\s*[[{]/.test(text) && tryParseJson(text) !== undefined;
+}
+
+/** True when a text holds control characters other than tab, newline and carriage return (binary data). */
+function hasControlBytes(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) return true;
+  }
+  return false;
+}
+
+/** Decodes a base64 body to text when it is text-like (by media type, or valid UTF-8 without control bytes). */
+function decodeTextLike(body: Body): string | null {
+  const bytes = Buffer.from(body.text, "base64");
+  if (body.mime_type != null && TEXT_MIME.test(body.mime_type)) return bytes.toString("utf8");
+  if (body.mime_type != null && !/octet-stream/i.test(body.mime_type)) return null;
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return hasControlBytes(text) ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/** Learns the values of credential-named fields of a JSON or form body. */
+export function learnBodyWith(
+  body: Body | null,
+  mimeType: string | null,
+  learn: (value: string, marker: string) => void,
+): void {
+  if (!body) return;
+  const text = body.encoding === "base64" ? decodeTextLike(body) : body.text;
+  if (text === null) return;
+  const mime = mimeType ?? body.mime_type;
+  if (isJsonMime(mime) || looksLikeJson(text)) {
+    for (const f of jsonCredentialFields(tryParseJson(text))) learn(f.value, fieldMarker(f.name));
+  } else if (isFormMime(mime)) {
+    for (const f of formCredentialFields(text)) learn(f.value, fieldMarker(f.name));
+  }
+}
+
+/** Redacts a text body by its media type: JSON fields, form fields, then every known value. */
+function redactTextBody(text: string, mime: string | null, ctx: RedactContext): string {
+  let out = text;
+  if ((isJsonMime(mime) || looksLikeJson(text)) && tryParseJson(text) !== undefined) {
+    out = redactJsonFields(text, ctx.count);
+  } else if (isFormMime(mime)) {
+    out = redactFormFields(text, ctx.count);
+  }
+  return ctx.redactText(out);
+}
+
+/** A truncated body may end in the first part of a known value: a tail of 8 or more such characters becomes its marker. */
+function redactTruncatedTail(text: string, ctx: RedactContext): string {
+  for (const [value, marker] of ctx.known()) {
+    for (let k = value.length - 1; k >= 8; k--) {
+      if (text.endsWith(value.slice(0, k))) {
+        ctx.count(marker);
+        return text.slice(0, text.length - k) + marker;
+      }
+    }
+  }
+  return text;
+}
+
+/** Redacts a body; null stays null. Size and truncation flags are kept as recorded. */
+export function redactBodyWith(body: Body | null, ctx: RedactContext): Body | null {
+  if (!body) return body;
+  if (body.encoding === "utf8") {
+    const text = redactTextBody(body.text, body.mime_type, ctx);
+    return { ...body, text: body.truncated ? redactTruncatedTail(text, ctx) : text };
+  }
+  const decoded = decodeTextLike(body);
+  if (decoded !== null) {
+    const text = redactTextBody(decoded, body.mime_type, ctx);
+    return text === decoded ? body : { ...body, text: Buffer.from(text, "utf8").toString("base64") };
+  }
+  const latin1 = Buffer.from(body.text, "base64").toString("latin1");
+  const redacted = ctx.redactText(latin1);
+  return redacted === latin1 ? body : { ...body, text: Buffer.from(redacted, "latin1").toString("base64") };
+}

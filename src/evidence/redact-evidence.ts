@@ -1,0 +1,94 @@
+/**
+ * Redaction of a whole evidence in two passes: first learn every credential
+ * value from every record (a login response's token is learned before the
+ * earlier records that may carry it are redacted), then redact every surface:
+ * URLs, headers, bodies, failures, step errors and URLs, warnings.
+ */
+import { computeEvidenceId } from "./evidence-id.js";
+import type { Evidence, EvidenceRecord, Redaction, StepResult } from "./evidence-schema.js";
+import type { RedactionKind } from "./redact-context.js";
+import type { Redactor } from "./redaction.js";
+
+const MARKERS = /\[REDACTED:(secret|page|header|field):[^\]\s]*\]/g;
+
+/** Counts every marker in every string of a value: the `redactions` of an evidence, sorted by marker. */
+export function countMarkers(value: unknown): Redaction[] {
+  const counts = new Map<string, { kind: RedactionKind; count: number }>();
+  const visit = (v: unknown): void => {
+    if (typeof v === "string") {
+      for (const m of v.matchAll(MARKERS)) {
+        const entry = counts.get(m[0]) ?? { kind: m[1] as RedactionKind, count: 0 };
+        entry.count += 1;
+        counts.set(m[0], entry);
+      }
+    } else if (Array.isArray(v)) {
+      for (const item of v) visit(item);
+    } else if (v !== null && typeof v === "object") {
+      for (const child of Object.values(v)) visit(child);
+    }
+  };
+  visit(value);
+  return [...counts.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([marker, { kind, count }]) => ({ marker, kind, count }));
+}
+
+function learnRecord(r: EvidenceRecord, redactor: Redactor): void {
+  redactor.learnFromUrl(r.request.url);
+  redactor.learnFromHeaders(r.request.headers);
+  redactor.learnFromBody(r.request.body, r.request.body?.mime_type ?? null);
+  if (r.response) {
+    redactor.learnFromHeaders(r.response.headers);
+    redactor.learnFromBody(r.response.body, r.response.body?.mime_type ?? null);
+  }
+}
+
+function redactRecord(r: EvidenceRecord, redactor: Redactor): EvidenceRecord {
+  const nullableUrl = (u: string | null): string | null => (u === null ? null : redactor.redactUrl(u));
+  return {
+    ...r,
+    request: {
+      ...r.request,
+      url: redactor.redactUrl(r.request.url),
+      headers: redactor.redactHeaders(r.request.headers),
+      body: redactor.redactBody(r.request.body),
+    },
+    response: r.response && {
+      ...r.response,
+      status_text: redactor.redactText(r.response.status_text),
+      headers: redactor.redactHeaders(r.response.headers),
+      body: redactor.redactBody(r.response.body),
+      redirect_to: nullableUrl(r.response.redirect_to),
+    },
+    failure: r.failure && { ...r.failure, message: redactor.redactText(r.failure.message) },
+  };
+}
+
+function redactStep(s: StepResult, redactor: Redactor): StepResult {
+  return {
+    ...s,
+    error: s.error === null ? null : redactor.redactText(s.error),
+    url_before: s.url_before === null ? null : redactor.redactUrl(s.url_before),
+    url_after: s.url_after === null ? null : redactor.redactUrl(s.url_after),
+  };
+}
+
+/** Redacts every record, step and warning of an evidence, then fills `redactions` and `evidence_id`. */
+export function redactEvidence(
+  evidence: Omit<Evidence, "redactions" | "evidence_id">,
+  redactor: Redactor,
+): Evidence {
+  for (const r of evidence.records) learnRecord(r, redactor);
+  const redacted = {
+    ...evidence,
+    records: evidence.records.map((r) => redactRecord(r, redactor)),
+    steps: evidence.steps.map((s) => redactStep(s, redactor)),
+    warnings: evidence.warnings.map((w) => ({ ...w, message: redactor.redactText(w.message) })),
+    limitations: evidence.limitations.map((l) => redactor.redactText(l)),
+  };
+  return {
+    ...redacted,
+    redactions: countMarkers(redacted),
+    evidence_id: computeEvidenceId(redacted),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Credential headers: Authorization and Proxy-Authorization become a marker,
+ * Cookie and Set-Cookie keep each cookie's name (and Set-Cookie its
+ * attributes) with the value replaced, and every cookie value is learned so
+ * the same token sent later in, say, `x-csrf-token` is redacted too.
+ */
+
+import { isCredentialName } from "./credential-name.js";
+import type { Header } from "./evidence-schema.js";
+import type { RedactContext } from "./redact-context.js";
+
+/** The marker a cookie value becomes, in Cookie and Set-Cookie alike. */
+export const COOKIE_MARKER = "[REDACTED:header:cookie]";
+
+const AUTH_HEADERS = new Set(["authorization", "proxy-authorization"]);
+
+function decodeCookieValue(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Cookie pairs of a Cookie header, or of the first segment of each Set-Cookie line. */
+function cookiePairs(name: string, value: string): { name: string; value: string }[] {
+  const segments =
+    name === "cookie" ? value.split(";") : value.split("\n").map((line) => line.split(";")[0] ?? "");
+  return segments.flatMap((seg) => {
+    const eq = seg.indexOf("=");
+    return eq < 0 ? [] : [{ name: seg.slice(0, eq).trim(), value: seg.slice(eq + 1).trim() }];
+  });
+}
+
+/** A header that names a credential but is not one of the four standard ones (x-api-key, x-csrf-token). */
+function isCustomCredentialHeader(lower: string): boolean {
+  return !lower.startsWith("access-control-") && !AUTH_HEADERS.has(lower) && isCredentialName(lower);
+}
+
+/** Learns every credential value a header list carries, without changing it. */
+export function learnHeaders(headers: Header[], learn: (value: string, marker: string) => void): void {
+  for (const h of headers) {
+    const lower = h.name.toLowerCase();
+    if (AUTH_HEADERS.has(lower)) {
+      const marker = `[REDACTED:header:${lower}]`;
+      learn(h.value, marker);
+      const credentials = /^\s*[A-Za-z][\w-]*\s+(\S.*)$/.exec(h.value)?.[1];
+      if (credentials) learn(credentials.trim(), marker);
+    } else if (lower === "cookie" || lower === "set-cookie") {
+      for (const c of cookiePairs(lower, h.value)) {
+        learn(c.value, COOKIE_MARKER);
+        learn(decodeCookieValue(c.value), COOKIE_MARKER);
+      }
+    } else if (isCustomCredentialHeader(lower)) {
+      learn(h.value, `[REDACTED:header:${lower}]`);
+    }
+  }
+}
+
+function redactCookieSegment(seg: string, ctx: RedactContext): string {
+  const eq = seg.indexOf("=");
+  if (eq < 0) return ctx.redactText(seg);
+  const value = seg.slice(eq + 1).trim();
+  if (value === "" || value === COOKIE_MARKER) return seg;
+  ctx.count(COOKIE_MARKER);
+  return `${seg.slice(0, eq)}=${COOKIE_MARKER}`;
+}
+
+/** One header redacted by its kind; see the file header for the rules. */
+export function redactHeader(h: Header, ctx: RedactContext): Header {
+  const lower = h.name.toLowerCase();
+  if (AUTH_HEADERS.has(lower)) {
+    const marker = `[REDACTED:header:${lower}]`;
+    if (h.value !== marker) ctx.count(marker);
+    return { name: h.name, value: marker };
+  }
+  if (lower === "cookie") {
+    const value = h.value
+      .split(";")
+      .map((seg) => {
+        const lead = /^\s*/.exec(seg)?.[0] ?? "";
+        return lead + redactCookieSegment(seg.slice(lead.length), ctx);
+      })
+      .join(";");
+    return { name: h.name, value };
+  }
+  if (lower === "set-cookie") {
+    const value = h.value
+      .split("\n")
+      .map((line) => {
+        const semi = line.indexOf(";");
+        const first = semi < 0 ? line : line.slice(0, semi);
+        const rest = semi < 0 ? "" : ctx.redactText(line.slice(semi));
+        return redactCookieSegment(first, ctx) + rest;
+      })
+      .join("\n");
+    return { name: h.name, value };
+  }
+  const value = ctx.redactText(h.value);
+  if (isCustomCredentialHeader(lower) && value === h.value && value !== "" && !value.includes("[REDACTED:")) {
+    const marker = `[REDACTED:header:${lower}]`;
+    ctx.count(marker);
+    return { name: h.name, value: marker };
+  }
+  return { name: h.name, value };
+}
+
+/** Redacts every header of a list, order and duplicates kept. */
+export function redactHeaderList(headers: Header[], ctx: RedactContext): Header[] {
+  return headers.map((h) => redactHeader(h, ctx));
+}

@@ -1,0 +1,90 @@
+/**
+ * Atomic writes: every file and directory apptwin produces is built beside
+ * its destination and renamed into place, so a crash never leaves half a
+ * file or half a bundle behind.
+ */
+import { existsSync } from "node:fs";
+import { lstat, mkdir, open, rename, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { FileError } from "../errors/user-error.js";
+
+let counter = 0;
+
+function tempSibling(dest: string): string {
+  counter += 1;
+  return join(dirname(dest), `.${basename(dest)}.tmp-${process.pid}-${counter}`);
+}
+
+/** Writes `data` to a temporary sibling, fsyncs it and renames it over `path`; the sibling is removed on failure. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const tmp = tempSibling(path);
+  try {
+    const handle = await open(tmp, "wx", 0o644);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, path);
+  } catch (error) {
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** The refusal every command gives for an existing destination without `--force`. */
+export function destinationExistsError(dest: string): FileError {
+  return new FileError("destination_exists", `${dest} already exists; choose another --out or pass --force`);
+}
+
+/** Throws `destination_exists` when `dest` exists (even as a dangling link) and `force` is false. */
+export async function assertDestinationFree(dest: string, opts: { force: boolean }): Promise<void> {
+  if (opts.force) return;
+  const exists = await lstat(dest).then(
+    () => true,
+    () => false,
+  );
+  if (exists) throw destinationExistsError(dest);
+}
+
+/**
+ * Fills a temporary sibling directory with `fill` and renames it to `dest`.
+ * An existing `dest` is refused unless `force`, and then replaced only after
+ * the new directory is complete.
+ */
+export async function writeDirAtomic(
+  dest: string,
+  fill: (tmpDir: string) => Promise<void>,
+  opts: { force: boolean },
+): Promise<void> {
+  await assertDestinationFree(dest, opts);
+  const tmp = tempSibling(dest);
+  await mkdir(tmp, { recursive: false });
+  try {
+    await fill(tmp);
+  } catch (error) {
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
+  }
+  if (!existsSync(dest)) {
+    try {
+      await rename(tmp, dest);
+      return;
+    } catch (error) {
+      await rm(tmp, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  // Replace: move the old one aside first, so the swap leaves either the old or the new, never neither.
+  const old = tempSibling(dest);
+  await rename(dest, old);
+  try {
+    await rename(tmp, dest);
+  } catch (error) {
+    await rename(old, dest);
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
+  }
+  await rm(old, { recursive: true, force: true });
+}
