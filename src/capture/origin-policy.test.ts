@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import {
+  escapedRedirect,
+  isAllowedUrl,
+  isWrite,
+  originOf,
+  refusedNavigation,
+  refusedWrite,
+} from "./origin-policy.js";
+
+const policy = { appOrigin: "http://127.0.0.1:4010", allowedOrigins: ["http://cdn.test"] };
+
+describe("origin policy", () => {
+  it("names origins of http(s) URLs only", () => {
+    expect(originOf("http://127.0.0.1:4010/a?b")).toBe("http://127.0.0.1:4010");
+    expect(originOf("data:text/plain,hi")).toBeNull();
+    expect(originOf("not a url")).toBeNull();
+  });
+
+  it("treats every method but GET, HEAD and OPTIONS as a write", () => {
+    expect(["GET", "head", "OPTIONS"].map(isWrite)).toEqual([false, false, false]);
+    expect(["POST", "PUT", "PATCH", "DELETE", "PROPFIND"].map(isWrite)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it("refuses writes to any origin but the app, allowed read origins included", () => {
+    expect(refusedWrite(policy, "POST", "http://127.0.0.1:4010/api/items")).toBeNull();
+    expect(refusedWrite(policy, "GET", "http://other.test/x")).toBeNull();
+    expect(refusedWrite(policy, "post", "http://cdn.test/upload")).toBe(
+      "refused: POST to http://cdn.test is a write to an origin other than the app (http://127.0.0.1:4010); apptwin only lets writes reach the app",
+    );
+  });
+
+  it("lets reads and navigations reach allowed origins only", () => {
+    expect(isAllowedUrl(policy, "http://cdn.test/lib.js")).toBe(true);
+    expect(refusedNavigation(policy, "http://127.0.0.1:4010/items")).toBeNull();
+    expect(refusedNavigation(policy, "http://evil.test/")).toBe(
+      "navigation to http://evil.test left the allowed origins (http://127.0.0.1:4010, http://cdn.test); add it to allowed_origins only if the app truly lives there",
+    );
+    expect(escapedRedirect(policy, "http://127.0.0.1:4010/out", "http://evil.test/landing")).toBe(
+      "redirect from http://127.0.0.1:4010/out to http://evil.test left the allowed origins (http://127.0.0.1:4010, http://cdn.test)",
+    );
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * The confinement rules of a capture as plain decisions over URLs and
+ * methods: which origins the page may read from, which writes are refused,
+ * and which navigations leave the allowed origins. The route handler and the
+ * recorder apply them; the sentences here are the ones the evidence records.
+ */
+
+/** Methods that never change state on a well-behaved server; everything else is a write. */
+export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The origin of an absolute URL, or null for URLs without one (data:, blob:, about:). */
+export function originOf(url: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== "http:" && u.protocol !== "https:" && u.protocol !== "ws:" && u.protocol !== "wss:")
+      return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The app origin plus the extra read origins, in one policy. */
+export interface OriginPolicy {
+  appOrigin: string;
+  allowedOrigins: readonly string[];
+}
+
+/** True when the method can change state (anything but GET, HEAD, OPTIONS). */
+export function isWrite(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
+}
+
+/** True when the page may load from this URL's origin (the app or an allowed origin); URLs without origin pass. */
+export function isAllowedUrl(policy: OriginPolicy, url: string): boolean {
+  const origin = originOf(url);
+  return origin === null || origin === policy.appOrigin || policy.allowedOrigins.includes(origin);
+}
+
+/** The refusal sentence for a write to another origin, or null when the request may go. */
+export function refusedWrite(policy: OriginPolicy, method: string, url: string): string | null {
+  const origin = originOf(url);
+  if (origin === null || origin === policy.appOrigin || !isWrite(method)) return null;
+  return `refused: ${method.toUpperCase()} to ${origin} is a write to an origin other than the app (${policy.appOrigin}); apptwin only lets writes reach the app`;
+}
+
+/** The failure sentence for a top-level navigation off the allowed origins, or null when it is allowed. */
+export function refusedNavigation(policy: OriginPolicy, url: string): string | null {
+  if (isAllowedUrl(policy, url)) return null;
+  return `navigation to ${originOf(url)} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")}); add it to allowed_origins only if the app truly lives there`;
+}
+
+/** The failure sentence for a server redirect that left the allowed origins, or null when it stayed. */
+export function escapedRedirect(policy: OriginPolicy, from: string, to: string): string | null {
+  if (isAllowedUrl(policy, to)) return null;
+  return `redirect from ${from} to ${originOf(to)} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")})`;
+}

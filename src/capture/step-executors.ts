@@ -1,0 +1,149 @@
+/**
+ * One executor per scenario action. Each runs within the step's deadline and
+ * throws a StepFailure whose message is the step's error in the evidence.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import type { Step } from "../scenario/scenario-schema.js";
+import type { NetworkRecorder } from "./network-recorder.js";
+import { type PageValue, resolveValue, runRequestStep } from "./request-step.js";
+import { StepFailure } from "./step-failure.js";
+import { locatorFor } from "./target-locator.js";
+import { matchesExpectation, parseRequestExpectation, pathQueryHash } from "./url-match.js";
+
+/** What every executor may use. */
+export interface StepContext {
+  page: Page;
+  context: BrowserContext;
+  appOrigin: string;
+  secrets: ReadonlyMap<string, string>;
+  recorder: NetworkRecorder;
+  deadline: number;
+  /** The recorder's count when the last action step started (expect-request looks from there). */
+  lastActionSeq: number;
+  marker: string;
+  cancelled(): boolean;
+  onPageValue(v: PageValue): void;
+}
+
+/** Actions that act on the page (expect-request looks at what happened since the latest of these). */
+export const ACTIONS = new Set([
+  "navigate",
+  "click",
+  "fill",
+  "select",
+  "press",
+  "check",
+  "uncheck",
+  "request",
+]);
+
+const remaining = (ctx: StepContext) => Math.max(1, ctx.deadline - Date.now());
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split("\n")[0] ?? text).trim();
+}
+
+async function waitForPath(ctx: StepContext, pattern: string): Promise<void> {
+  const re = new RegExp(pattern);
+  try {
+    await ctx.page.waitForURL((u) => re.test(u.pathname + u.search + u.hash), {
+      timeout: remaining(ctx),
+      waitUntil: "commit",
+    });
+  } catch {
+    throw new StepFailure(
+      `the URL did not match /${pattern}/ in time; it is ${pathQueryHash(ctx.page.url())}`,
+    );
+  }
+}
+
+async function waitForRequest(ctx: StepContext, request: string, status?: number | string): Promise<void> {
+  const e = parseRequestExpectation(request, status);
+  for (;;) {
+    const seen = ctx.recorder.finishedSince(ctx.lastActionSeq);
+    if (seen.some((r) => matchesExpectation(e, r, ctx.appOrigin))) return;
+    if (Date.now() >= ctx.deadline) {
+      const list = seen
+        .filter((r) => r.resource_type === "fetch" || r.resource_type === "xhr" || r.request.method !== "GET")
+        .map(
+          (r) =>
+            `${r.request.method} ${pathQueryHash(r.request.url)} ${r.response?.status ?? r.failure?.kind}`,
+        );
+      const want = `${request}${status !== undefined ? ` answered ${status}` : ""}`;
+      throw new StepFailure(
+        `no ${want} since the last action (seen: ${list.length > 0 ? list.join(", ") : "no API requests"})`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Runs one step; resolves when it passed, throws a StepFailure when it failed. */
+export async function executeStep(step: Step, ctx: StepContext): Promise<void> {
+  const { page } = ctx;
+  const timeout = remaining(ctx);
+  try {
+    switch (step.action) {
+      case "navigate":
+        await page.goto(new URL(step.path, ctx.appOrigin).toString(), { timeout });
+        return;
+      case "click":
+        await locatorFor(page, step.target).click({ timeout });
+        return;
+      case "fill":
+        await locatorFor(page, step.target).fill(resolveValue(step.value, ctx.secrets), { timeout });
+        return;
+      case "select":
+        await locatorFor(page, step.target).selectOption(resolveValue(step.value, ctx.secrets), { timeout });
+        return;
+      case "press":
+        if (step.target !== undefined) await locatorFor(page, step.target).press(step.key, { timeout });
+        else await page.keyboard.press(step.key);
+        return;
+      case "check":
+        await locatorFor(page, step.target).check({ timeout });
+        return;
+      case "uncheck":
+        await locatorFor(page, step.target).uncheck({ timeout });
+        return;
+      case "wait":
+        if (step.url !== undefined) return await waitForPath(ctx, step.url);
+        if (step.text !== undefined) {
+          await page.getByText(step.text).first().waitFor({ state: "visible", timeout });
+          return;
+        }
+        if (step.target !== undefined)
+          await locatorFor(page, step.target).first().waitFor({ state: "visible", timeout });
+        return;
+      case "expect-text": {
+        const scope = step.target !== undefined ? locatorFor(page, step.target) : page.locator("body");
+        try {
+          await scope.getByText(step.text).first().waitFor({ state: "visible", timeout });
+        } catch {
+          throw new StepFailure(`the text ${JSON.stringify(step.text)} was not shown within ${timeout} ms`);
+        }
+        return;
+      }
+      case "expect-url":
+        return await waitForPath(ctx, step.pattern);
+      case "expect-request":
+        return await waitForRequest(ctx, step.request, step.status);
+      case "request":
+        return await runRequestStep(step, {
+          page,
+          context: ctx.context,
+          appOrigin: ctx.appOrigin,
+          secrets: ctx.secrets,
+          deadline: ctx.deadline,
+          cancelled: ctx.cancelled,
+          marker: ctx.marker,
+          onPageValue: ctx.onPageValue,
+          recordedStatus: async (m) => (await ctx.recorder.recordForMarker(m))?.response?.status ?? null,
+        });
+    }
+  } catch (error) {
+    if (error instanceof StepFailure) throw error;
+    throw new StepFailure(`${step.action} failed: ${firstLine(error)}`);
+  }
+}

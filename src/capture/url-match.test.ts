@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import type { EvidenceRecord } from "../evidence/evidence-schema.js";
+import { matchesExpectation, parseRequestExpectation, pathQueryHash } from "./url-match.js";
+
+const app = "http://127.0.0.1:4010";
+function rec(method: string, url: string, status: number): EvidenceRecord {
+  return {
+    seq: 0,
+    step_id: null,
+    started_at: null,
+    duration_ms: null,
+    resource_type: "fetch",
+    initiator: "page",
+    request: { method, url, headers: [], body: null },
+    response: { status, status_text: "", headers: [], body: null, redirect_to: null },
+    failure: null,
+    origin: null,
+  };
+}
+
+describe("url matching", () => {
+  it("matches patterns on path, query and hash only", () => {
+    expect(pathQueryHash("http://h:1/items?done=true#top")).toBe("/items?done=true#top");
+  });
+
+  it("matches expect-request by method, exact path or prefix, and status or class", () => {
+    const exact = parseRequestExpectation("post /api/items", 201);
+    expect(exact).toEqual({ method: "POST", path: "/api/items", prefix: false, status: 201 });
+    expect(matchesExpectation(exact, rec("POST", `${app}/api/items`, 201), app)).toBe(true);
+    expect(matchesExpectation(exact, rec("POST", `${app}/api/items`, 422), app)).toBe(false);
+    expect(matchesExpectation(exact, rec("POST", `${app}/api/items/1`, 201), app)).toBe(false);
+    expect(matchesExpectation(exact, rec("POST", "http://other.test/api/items", 201), app)).toBe(false);
+    const prefix = parseRequestExpectation("DELETE /api/items/*", "2xx");
+    expect(matchesExpectation(prefix, rec("DELETE", `${app}/api/items/7`, 204), app)).toBe(true);
+    expect(matchesExpectation(prefix, rec("DELETE", `${app}/api/items/7`, 404), app)).toBe(false);
+  });
+});
