@@ -1,0 +1,227 @@
+/**
+ * The scenario format (`schema_version: 1`) as one zod schema: the shape of
+ * every field. Rules that span fields (targets, secrets, headers, origins,
+ * credentials) live in the rule modules beside it; the JSON Schema in
+ * `schemas/scenario.schema.json` is generated from this file.
+ */
+import { z } from "zod";
+
+/** The newest scenario version this apptwin reads. */
+export const SCENARIO_SCHEMA_VERSION = 1;
+/** A step's deadline when it names none. */
+export const DEFAULT_STEP_TIMEOUT_MS = 15_000;
+/** The longest deadline a step may ask for. */
+export const MAX_STEP_TIMEOUT_MS = 120_000;
+/** The methods a request step may send. */
+export const REQUEST_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+const STEP_ID = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
+const SECRET_ID = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const JSON_POINTER = /^(\/([^~/]|~[01])*)*$/;
+
+const text = (what: string) => z.string().min(1, { error: "must not be empty" }).describe(what);
+
+/** A target: how a step finds an element on the page. */
+export const TargetSchema = text(
+  'How to find the element: testid=…, text=…, label=…, role=<ARIA role>[name="…"] or css=…',
+);
+
+/** A reference to a declared secret, read from its environment variable at run time. */
+export const SecretRefSchema = z
+  .strictObject({ secret: text("The id of a secret declared in `secrets`") })
+  .describe("A reference to a declared secret");
+
+/** A value typed or chosen by a step: a literal string or a secret reference. */
+export const ValueSchema = z
+  .union([z.string(), SecretRefSchema], { error: 'must be a string or { "secret": "<id>" }' })
+  .describe('A literal string, or { "secret": "<id>" } for a declared secret');
+
+const prefix = z.string().optional().describe('Text put before the value, e.g. "Bearer "');
+const pointer = z
+  .string()
+  .regex(JSON_POINTER, {
+    error: 'must be an RFC 6901 JSON pointer such as "/token" or "" for the whole value',
+  })
+  .optional()
+  .describe("RFC 6901 JSON pointer into the stored JSON value");
+
+/** A header value: a literal, a secret, or a value the page stored (cookie, local or session storage). */
+export const HeaderValueSchema = z
+  .union(
+    [
+      z.string(),
+      z.strictObject({ secret: text("A declared secret id"), prefix }),
+      z.strictObject({ cookie: text("The cookie's name"), prefix }),
+      z.strictObject({ local_storage: text("The localStorage key"), pointer, prefix }),
+      z.strictObject({ session_storage: text("The sessionStorage key"), pointer, prefix }),
+    ],
+    {
+      error:
+        'must be a string, { "secret": id }, { "cookie": name }, { "local_storage": key, "pointer"? } or { "session_storage": key, "pointer"? }, each with an optional "prefix"',
+    },
+  )
+  .describe("A header value: literal, secret, cookie, or a value from local/session storage");
+
+/** One name/value pair of a query or a url-encoded form. */
+export const NameValueSchema = z.strictObject({ name: text("The parameter's name"), value: ValueSchema });
+
+const base = {
+  step_id: z
+    .string()
+    .regex(STEP_ID, {
+      error:
+        'must start with a letter and hold only letters, digits, ".", "_" or "-" (at most 64 characters)',
+    })
+    .describe("A unique id for the step"),
+};
+const tail = {
+  timeout_ms: z
+    .number()
+    .int({ error: "must be a whole number of milliseconds" })
+    .min(1, { error: "must be at least 1" })
+    .max(MAX_STEP_TIMEOUT_MS, { error: `must be at most ${MAX_STEP_TIMEOUT_MS} (two minutes)` })
+    .optional()
+    .describe(
+      `The step's deadline in ms (default ${DEFAULT_STEP_TIMEOUT_MS}, at most ${MAX_STEP_TIMEOUT_MS})`,
+    ),
+  description: z.string().optional().describe("What the step does, for people"),
+};
+
+function step<A extends string, S extends z.ZodRawShape>(action: A, shape: S, what: string) {
+  return z.strictObject({ ...base, action: z.literal(action), ...shape, ...tail }).describe(what);
+}
+
+const statusClass = z.union([z.number().int().min(100).max(599), z.string().regex(/^[1-5]xx$/)], {
+  error: 'must be a status code (100 to 599) or a class such as "2xx"',
+});
+
+/** The request step: one same-origin fetch from the page, with the session's cookies. */
+export const RequestStepSchema = step(
+  "request",
+  {
+    method: z.enum(REQUEST_METHODS, { error: `must be one of ${REQUEST_METHODS.join(", ")}` }),
+    path: text('A path on the start origin, starting with "/", without "?" or "#"'),
+    query: z.array(NameValueSchema).optional().describe("Query parameters, kept in order, encoded once"),
+    headers: z.record(z.string(), HeaderValueSchema).optional().describe("Request headers by name"),
+    json: z
+      .unknown()
+      .optional()
+      .describe('A JSON body; { "secret": "<id>" } objects are replaced by the secret'),
+    form: z.array(NameValueSchema).optional().describe("A url-encoded form body"),
+    expected_status: z
+      .array(
+        z
+          .number()
+          .int({ error: "must be a whole number" })
+          .min(100, { error: "must be a status code from 100 to 599" })
+          .max(599, { error: "must be a status code from 100 to 599" }),
+      )
+      .min(1, { error: "must list at least one status (leave it out to accept any 2xx)" })
+      .optional()
+      .describe("Statuses that pass the step (default: any 2xx); never a 3xx"),
+  },
+  "Send one HTTP request from the page, on the start origin",
+);
+
+/** Every step, discriminated on `action`. */
+export const StepSchema = z.discriminatedUnion("action", [
+  step("navigate", { path: text("A path on the start origin; may hold ?query and #hash") }, "Open a page"),
+  step("click", { target: TargetSchema }, "Click an element"),
+  step("fill", { target: TargetSchema, value: ValueSchema }, "Type a value into a field"),
+  step("select", { target: TargetSchema, value: ValueSchema }, "Choose an option by value or label"),
+  step("press", { key: text('A key such as "Enter"'), target: TargetSchema.optional() }, "Press a key"),
+  step("check", { target: TargetSchema }, "Check a checkbox or radio"),
+  step("uncheck", { target: TargetSchema }, "Uncheck a checkbox"),
+  step(
+    "wait",
+    {
+      target: TargetSchema.optional(),
+      text: text("Text to wait for").optional(),
+      url: text("A regular expression on path+query+hash").optional(),
+    },
+    "Wait for exactly one of: an element, a text, a URL",
+  ),
+  step(
+    "expect-text",
+    { text: text("The text that must be shown"), target: TargetSchema.optional() },
+    "Check a text is shown",
+  ),
+  step("expect-url", { pattern: text("A regular expression on path+query+hash") }, "Check the URL"),
+  step(
+    "expect-request",
+    {
+      request: text('"METHOD /path", the path exact or a prefix ending in *'),
+      status: statusClass.optional().describe('A status or a class such as "2xx"'),
+    },
+    "Check the page sent a request since the last action",
+  ),
+  RequestStepSchema,
+]);
+
+/** Limits on one run; every field is optional and has a default. */
+export const LimitsSchema = z.strictObject({
+  max_steps: z.number().int().min(1).max(1000).optional().describe("Most steps (default 200)"),
+  max_run_ms: z
+    .number()
+    .int()
+    .min(1000)
+    .max(3_600_000)
+    .optional()
+    .describe("Whole run in ms (default 600000)"),
+  max_body_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(16_777_216)
+    .optional()
+    .describe("One body kept (default 1 MiB)"),
+  max_evidence_bytes: z
+    .number()
+    .int()
+    .min(65_536)
+    .max(1_073_741_824)
+    .optional()
+    .describe("Whole evidence (default 64 MiB)"),
+});
+
+/** A declared secret: its id in the scenario and the environment variable that holds it. */
+export const SecretDeclSchema = z.strictObject({
+  id: z.string().regex(SECRET_ID, {
+    error: 'must start with a letter and hold only letters, digits, ".", "_" or "-"',
+  }),
+  env: z.string().regex(ENV_NAME, {
+    error: "must be an environment variable name (letters, digits and _, not starting with a digit)",
+  }),
+});
+
+/** The whole scenario file. */
+export const ScenarioSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe("The JSON Schema of this file, for editors"),
+    schema_version: z.literal(SCENARIO_SCHEMA_VERSION, { error: `must be ${SCENARIO_SCHEMA_VERSION}` }),
+    name: text("The scenario's name"),
+    description: z.string().optional(),
+    start_url: z
+      .string()
+      .regex(/^https?:\/\//, { error: "must be an http:// or https:// URL" })
+      .describe("Where the browser starts; its origin is the app"),
+    allowed_origins: z.array(z.string()).optional().describe("Other origins the page may read from"),
+    secrets: z.array(SecretDeclSchema).optional().describe("Secrets, read from the environment at run time"),
+    limits: LimitsSchema.optional(),
+    steps: z.array(StepSchema).min(1, { error: "must hold at least one step (the first a navigate)" }),
+  })
+  .describe("An apptwin scenario: a script a browser runs against the app");
+
+/** A validated scenario. */
+export type Scenario = z.infer<typeof ScenarioSchema>;
+/** One step of a scenario. */
+export type Step = z.infer<typeof StepSchema>;
+/** The request step. */
+export type RequestStep = z.infer<typeof RequestStepSchema>;
+/** A literal string or a secret reference. */
+export type Value = z.infer<typeof ValueSchema>;
+/** A header value of a request step. */
+export type HeaderValue = z.infer<typeof HeaderValueSchema>;
+/** The limits as written (fields optional); see `resolveLimits` for defaults. */
+export type Limits = z.infer<typeof LimitsSchema>;

@@ -1,0 +1,149 @@
+/**
+ * Turns zod issues into apptwin issues: no raw zod wording ("Invalid input"),
+ * every message names the field and says what would be valid.
+ */
+import { z } from "zod";
+import type { Issue } from "../errors/user-error.js";
+import { isRecord, makeIssue, preview, valueAt } from "./document-issue.js";
+import type { PathSegment } from "./field-path.js";
+
+type AnySchema = z.ZodType;
+type ZIssue = z.core.$ZodIssue;
+
+function unwrap(s: AnySchema): AnySchema {
+  return s instanceof z.ZodOptional ? (s.unwrap() as AnySchema) : s;
+}
+
+/** The schema that describes the raw value at `path`, picking union branches by the raw data. */
+function schemaAt(root: AnySchema, raw: unknown, path: readonly PathSegment[]): AnySchema | undefined {
+  let s: AnySchema | undefined = unwrap(root);
+  let cur: unknown = raw;
+  for (let i = 0; i <= path.length; i++) {
+    if (s instanceof z.ZodDiscriminatedUnion || s instanceof z.ZodUnion) s = pickBranch(s, cur);
+    if (s === undefined || i === path.length) return s;
+    const seg = path[i] as PathSegment;
+    if (s instanceof z.ZodObject) s = s.shape[String(seg)] as AnySchema | undefined;
+    else if (s instanceof z.ZodArray) s = s.element as AnySchema;
+    else if (s instanceof z.ZodRecord) s = s.valueType as AnySchema;
+    else return undefined;
+    s = s === undefined ? undefined : unwrap(s);
+    cur = isRecord(cur) || Array.isArray(cur) ? (cur as Record<string | number, unknown>)[seg] : undefined;
+  }
+  return s;
+}
+
+/** The object branch of a union that shares the most keys with the raw object (its `action` first). */
+function pickBranch(u: z.ZodUnion | z.ZodDiscriminatedUnion, raw: unknown): AnySchema | undefined {
+  if (!isRecord(raw)) return undefined;
+  let best: AnySchema | undefined;
+  let bestScore = 0;
+  for (const o of u.options as AnySchema[]) {
+    if (!(o instanceof z.ZodObject)) continue;
+    const keys = Object.keys(o.shape);
+    const action = o.shape["action"];
+    if (action instanceof z.ZodLiteral) {
+      if (action.value === raw["action"]) return o;
+      continue;
+    }
+    const score = Object.keys(raw).filter((k) => keys.includes(k)).length;
+    if (score > bestScore) [best, bestScore] = [o, score];
+  }
+  return best;
+}
+
+function describeObject(
+  s: AnySchema | undefined,
+  raw: unknown,
+): { label: string; all: string[]; required: string[] } {
+  if (!(s instanceof z.ZodObject)) return { label: "", all: [], required: [] };
+  const all = Object.keys(s.shape);
+  const required = all.filter((k) => !(s.shape[k] instanceof z.ZodOptional));
+  const action = isRecord(raw) && typeof raw["action"] === "string" ? raw["action"] : undefined;
+  return {
+    label: action !== undefined && all.includes("action") ? ` for a ${action} step` : "",
+    all,
+    required,
+  };
+}
+
+const ARTICLE: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  object: "a JSON object",
+  array: "a JSON array",
+};
+
+function limitText(issue: ZIssue & { code: "too_small" | "too_big" }): string {
+  const small = issue.code === "too_small";
+  const n = Number(small ? issue.minimum : issue.maximum);
+  if (issue.origin === "array")
+    return `must have at ${small ? "least" : "most"} ${n} entr${n === 1 ? "y" : "ies"}`;
+  if (issue.origin === "string")
+    return small && n === 1 ? "must not be empty" : `must be at ${small ? "least" : "most"} ${n} characters`;
+  return `must be at ${small ? "least" : "most"} ${n}`;
+}
+
+/** Maps one zod issue to one or more apptwin issues for `file`, reading `raw` for context. */
+export function zodIssueMessages(file: string, root: AnySchema, raw: unknown, issue: ZIssue): Issue[] {
+  const path = issue.path as PathSegment[];
+  const value = valueAt(raw, path);
+  const got = `(got ${preview(value)})`;
+  const own = /^must /.test(issue.message) ? issue.message : undefined;
+  switch (issue.code) {
+    case "unrecognized_keys": {
+      const d = describeObject(schemaAt(root, raw, path), value);
+      return issue.keys.map((k) =>
+        makeIssue(
+          file,
+          "unknown_field",
+          path,
+          `has an unknown field ${JSON.stringify(k)} (valid fields${d.label}: ${d.all.join(", ")})`,
+        ),
+      );
+    }
+    case "invalid_type":
+    case "invalid_union":
+    case "invalid_value": {
+      const parentPath = path.slice(0, -1);
+      const parent = valueAt(raw, parentPath);
+      const key = path[path.length - 1];
+      if (value === undefined && key !== undefined && isRecord(parent) && !(String(key) in parent)) {
+        const options = (issue as { options?: unknown }).options;
+        if (issue.code === "invalid_union" && Array.isArray(options)) {
+          return [makeIssue(file, "missing_field", path, `is missing (one of ${options.join(", ")})`)];
+        }
+        const d = describeObject(schemaAt(root, raw, parentPath), parent);
+        const need = d.required.length > 0 ? ` (required fields${d.label}: ${d.required.join(", ")})` : "";
+        return [makeIssue(file, "missing_field", path, `is missing${need}`)];
+      }
+      const options = (issue as { options?: unknown }).options;
+      if (issue.code === "invalid_union" && "discriminator" in issue && Array.isArray(options)) {
+        return [makeIssue(file, "invalid_value", path, `must be one of ${options.join(", ")} ${got}`)];
+      }
+      if (own) return [makeIssue(file, issue.code, path, `${own} ${got}`)];
+      if (issue.code === "invalid_type") {
+        return [
+          makeIssue(
+            file,
+            "invalid_type",
+            path,
+            `must be ${ARTICLE[issue.expected] ?? issue.expected} ${got}`,
+          ),
+        ];
+      }
+      if (issue.code === "invalid_value") {
+        const vals = issue.values.map((v) => JSON.stringify(v));
+        const want = vals.length === 1 ? vals[0] : `one of ${vals.join(", ")}`;
+        return [makeIssue(file, "invalid_value", path, `must be ${want} ${got}`)];
+      }
+      return [makeIssue(file, "invalid_value", path, `does not have a valid shape ${got}`)];
+    }
+    case "too_small":
+    case "too_big":
+      return [makeIssue(file, issue.code, path, `${own ?? limitText(issue)} ${got}`)];
+    default:
+      return [makeIssue(file, issue.code, path, `${own ?? "is not valid"} ${got}`)];
+  }
+}
