@@ -147,12 +147,20 @@ export class NetworkRecorder {
       : failure
         ? { kind: failureKind(failure.errorText), message: failure.errorText }
         : null;
-    entry.done = this.build(entry, f).then((record) => {
+    // Ask for the body at once: once the page navigates away, Chromium forgets it.
+    const response = f ? null : request.existingResponse();
+    const status = response?.status() ?? 0;
+    const body = response && (status < 300 || status >= 400) ? response.body().catch(() => null) : null;
+    entry.done = this.build(entry, f, body).then((record) => {
       entry.record = record;
     });
   }
 
-  private async build(entry: Entry, failure: Failure | null): Promise<EvidenceRecord> {
+  private async build(
+    entry: Entry,
+    failure: Failure | null,
+    earlyBody: Promise<Buffer | null> | null = null,
+  ): Promise<EvidenceRecord> {
     const { request } = entry;
     const max = this.options.maxBodyBytes;
     const reqHeaders = (await request.headersArray().catch(() => [])).filter(
@@ -167,7 +175,7 @@ export class NetworkRecorder {
       const mime = mimeOf(headers.find((h) => h.name.toLowerCase() === "content-type")?.value);
       const status = response.status();
       const redirect = status >= 300 && status < 400;
-      const bytes = redirect ? null : await response.body().catch(() => null);
+      const bytes = redirect ? null : await (earlyBody ?? response.body().catch(() => null));
       evidenceResponse = {
         status,
         status_text: response.statusText(),

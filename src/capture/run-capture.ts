@@ -1,0 +1,248 @@
+/**
+ * Runs one scenario in a real Chromium and returns its redacted Evidence.
+ * Secrets are read before the browser starts; steps run in order, each
+ * within its deadline and the run's; the first failure cancels the rest; the
+ * verdict fails closed. Nothing unredacted leaves this function except the
+ * optional trace and screenshots the caller asked for.
+ */
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import createDebug from "debug";
+import type { BrowserContext, Page } from "playwright-core";
+import type { Evidence, EvidenceWarning, StepResult } from "../evidence/evidence-schema.js";
+import { createRedactor, redactEvidence } from "../evidence/redaction.js";
+import { resolveLimits } from "../scenario/limits.js";
+import { scenarioDigest } from "../scenario/scenario-digest.js";
+import { DEFAULT_STEP_TIMEOUT_MS, type Scenario } from "../scenario/scenario-schema.js";
+import { launchBrowser } from "./launch-browser.js";
+import { NetworkRecorder } from "./network-recorder.js";
+import { isWrite } from "./origin-policy.js";
+import type { PageValue } from "./request-step.js";
+import { resolveSecrets } from "./resolve-secrets.js";
+import { ACTIONS, executeStep } from "./step-executors.js";
+import { StepFailure } from "./step-failure.js";
+import { captureLimitations, captureVerdict } from "./verdict.js";
+
+const debug = createDebug("apptwin:capture");
+
+/** A progress event: a step starts or ends. */
+export type CaptureProgress =
+  | { type: "step-start"; index: number; total: number; step_id: string; action: string }
+  | { type: "step-end"; index: number; total: number; result: StepResult };
+
+/** Options of {@link runCapture}. */
+export interface CaptureOptions {
+  scenario: Scenario;
+  /** The scenario's file name, for messages. */
+  file?: string;
+  /** Where secrets are read from (default process.env). */
+  env?: Record<string, string | undefined>;
+  browser?: string | undefined;
+  headed?: boolean;
+  /** Write a Playwright trace here (it holds unredacted data). */
+  tracePath?: string | undefined;
+  /** Write one PNG per step here (unredacted pixels). */
+  screenshotsDir?: string | undefined;
+  onProgress?: (event: CaptureProgress) => void;
+  signal?: AbortSignal;
+  /** Called with the live context after the last step, before the browser closes (tests read its state). */
+  beforeClose?: (context: BrowserContext) => Promise<void>;
+}
+
+/** The evidence of a run and the counts the summary shows. */
+export interface CaptureOutcome {
+  evidence: Evidence;
+  /** Write requests (not GET/HEAD/OPTIONS) that reached a server. */
+  writesSent: number;
+}
+
+/** Runs the scenario and returns redacted evidence; throws a UserError only when it could not run at all. */
+export async function runCapture(options: CaptureOptions): Promise<CaptureOutcome> {
+  const { scenario } = options;
+  const secrets = resolveSecrets(scenario, options.env ?? process.env, options.file);
+  const limits = resolveLimits(scenario);
+  const appOrigin = new URL(scenario.start_url).origin;
+  const allowedOrigins = scenario.allowed_origins ?? [];
+  const startedAt = Date.now();
+  const runDeadline = startedAt + limits.max_run_ms;
+  const steps: StepResult[] = [];
+  const incomplete: string[] = [];
+  const pageValues: PageValue[] = [];
+  const violations = new Map<string | null, string>();
+  let current: string | null = null;
+  let sawWebSocket = false;
+  const nonce = Math.random().toString(36).slice(2);
+  const recorder = new NetworkRecorder({
+    appOrigin,
+    allowedOrigins,
+    maxBodyBytes: limits.max_body_bytes,
+    currentStep: () => current,
+    onViolation: (stepId, message) => {
+      if (!violations.has(stepId)) violations.set(stepId, message);
+    },
+  });
+  const browser = await launchBrowser({ browser: options.browser, headed: options.headed, env: options.env });
+  let browserInfo: Evidence["browser"] = null;
+  let records: Evidence["records"] = [];
+  try {
+    const { context } = browser;
+    await recorder.attach(context);
+    if (options.tracePath) await context.tracing.start({ screenshots: true, snapshots: true });
+    const page: Page = context.pages()[0] ?? (await context.newPage());
+    let crashed = false;
+    page.on("crash", () => {
+      crashed = true;
+    });
+    page.on("websocket", () => {
+      sawWebSocket = true;
+    });
+    browserInfo = await browserVersion(page);
+    if (options.screenshotsDir) await mkdir(options.screenshotsDir, { recursive: true });
+    let lastActionSeq = 0;
+    let failed: string | null = null;
+    const total = scenario.steps.length;
+    for (const [index, step] of scenario.steps.entries()) {
+      if (failed !== null) {
+        const result = cancelled(step.step_id, step.action, failed);
+        steps.push(result);
+        options.onProgress?.({ type: "step-end", index, total, result });
+        continue;
+      }
+      current = step.step_id;
+      options.onProgress?.({ type: "step-start", index, total, step_id: step.step_id, action: step.action });
+      if (ACTIONS.has(step.action)) lastActionSeq = recorder.count;
+      const t0 = Date.now();
+      const urlBefore = page.url();
+      const stepDeadline = Math.min(t0 + (step.timeout_ms ?? DEFAULT_STEP_TIMEOUT_MS), runDeadline);
+      let error: string | null = null;
+      try {
+        if (options.signal?.aborted) throw new StepFailure("the run was cancelled", { incomplete: true });
+        await executeStep(step, {
+          page,
+          context,
+          appOrigin,
+          secrets,
+          recorder,
+          deadline: stepDeadline,
+          lastActionSeq,
+          marker: `${nonce}.${index}`,
+          cancelled: () => options.signal?.aborted === true,
+          onPageValue: (v) => pageValues.push(v),
+        });
+      } catch (e) {
+        error = e instanceof StepFailure ? e.message : `internal error: ${String(e)}`;
+        if (crashed) incomplete.push("the page crashed");
+        else if (e instanceof StepFailure && e.incomplete) incomplete.push(e.message);
+        else if (Date.now() >= runDeadline)
+          incomplete.push(`the run reached its time limit of ${limits.max_run_ms} ms`);
+      }
+      error ??= violations.get(step.step_id) ?? null;
+      if (error === null && recorder.recordedBytes > limits.max_evidence_bytes) {
+        error = `the evidence grew past its limit of ${limits.max_evidence_bytes} bytes`;
+        incomplete.push(error);
+      }
+      const result: StepResult = {
+        step_id: step.step_id,
+        action: step.action,
+        status: error === null ? "passed" : "failed",
+        started_at: t0,
+        duration_ms: Date.now() - t0,
+        error,
+        url_before: urlBefore === "about:blank" ? null : urlBefore,
+        url_after: page.url(),
+      };
+      steps.push(result);
+      if (options.screenshotsDir) await screenshot(page, options.screenshotsDir, index, step.step_id);
+      options.onProgress?.({ type: "step-end", index, total, result });
+      if (error !== null) failed = step.step_id;
+    }
+    current = null;
+    await options.beforeClose?.(context);
+    if (options.tracePath) await context.tracing.stop({ path: options.tracePath });
+    records = await recorder.records();
+  } finally {
+    await browser.close();
+  }
+  const redactor = createRedactor({ secrets: [...secrets].map(([id, value]) => ({ id, value })) });
+  for (const pv of pageValues) redactor.addPageValue(pv.value, pv.marker);
+  const evidence = redactEvidence(
+    {
+      schema_version: 1,
+      source: {
+        kind: "capture",
+        scenario: { name: scenario.name, digest: scenarioDigest(scenario) },
+        har: null,
+        merged: null,
+      },
+      app_origin: appOrigin,
+      allowed_origins: allowedOrigins,
+      browser: browserInfo,
+      started_at: startedAt,
+      finished_at: Date.now(),
+      verdict: captureVerdict(steps, incomplete),
+      steps,
+      records,
+      warnings: recordWarnings(records),
+      limitations: captureLimitations(
+        scenario.steps.map((s) => s.action),
+        sawWebSocket,
+      ),
+    },
+    redactor,
+  );
+  const writesSent = records.filter((r) => isWrite(r.request.method) && r.failure?.kind !== "refused").length;
+  debug("capture %s: %s, %d records", scenario.name, evidence.verdict, records.length);
+  return { evidence, writesSent };
+}
+
+function cancelled(stepId: string, action: string, failedStep: string): StepResult {
+  return {
+    step_id: stepId,
+    action,
+    status: "cancelled",
+    started_at: null,
+    duration_ms: null,
+    error: `cancelled: step "${failedStep}" failed`,
+    url_before: null,
+    url_after: null,
+  };
+}
+
+async function browserVersion(page: Page): Promise<Evidence["browser"]> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    const v = (await cdp.send("Browser.getVersion")) as { product: string };
+    await cdp.detach();
+    const [product = "Chromium", version = "unknown"] = v.product.split("/");
+    return { product, version };
+  } catch {
+    return null;
+  }
+}
+
+async function screenshot(page: Page, dir: string, index: number, stepId: string): Promise<void> {
+  const name = `${String(index + 1).padStart(2, "0")}-${stepId}.png`;
+  await page
+    .screenshot({ path: join(dir, name), timeout: 5000 })
+    .catch((e) => debug("screenshot %s: %s", name, e));
+}
+
+function recordWarnings(records: Evidence["records"]): EvidenceWarning[] {
+  const out: EvidenceWarning[] = [];
+  for (const [i, r] of records.entries()) {
+    if (r.failure?.kind === "refused") {
+      out.push({ code: "write_refused", message: r.failure.message, pointer: `/records/${i}` });
+    }
+    for (const part of ["request", "response"] as const) {
+      const body = r[part]?.body;
+      if (body?.truncated) {
+        out.push({
+          code: "body_truncated",
+          message: `the ${part} body of ${r.request.method} ${r.request.url} was ${body.size} bytes; only the first part was kept`,
+          pointer: `/records/${i}/${part}/body`,
+        });
+      }
+    }
+  }
+  return out;
+}
