@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Issue } from "../errors/user-error.js";
 import { isRecord, makeIssue, preview, valueAt } from "./document-issue.js";
 import type { PathSegment } from "./field-path.js";
+import { nearMiss } from "./near-miss.js";
 
 type AnySchema = z.ZodType;
 type ZIssue = z.core.$ZodIssue;
@@ -94,14 +95,13 @@ export function zodIssueMessages(file: string, root: AnySchema, raw: unknown, is
   switch (issue.code) {
     case "unrecognized_keys": {
       const d = describeObject(schemaAt(root, raw, path), value);
-      return issue.keys.map((k) =>
-        makeIssue(
-          file,
-          "unknown_field",
-          path,
-          `has an unknown field ${JSON.stringify(k)} (valid fields${d.label}: ${d.all.join(", ")})`,
-        ),
-      );
+      const missing = d.required.filter((k) => !isRecord(value) || !(k in value));
+      return issue.keys.map((k) => {
+        const near = nearMiss(k, missing);
+        const hint = near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`;
+        const text = `has an unknown field ${JSON.stringify(k)} (valid fields${d.label}: ${d.all.join(", ")})${hint}`;
+        return makeIssue(file, "unknown_field", path, text);
+      });
     }
     case "invalid_type":
     case "invalid_union":
@@ -115,6 +115,15 @@ export function zodIssueMessages(file: string, root: AnySchema, raw: unknown, is
           return [makeIssue(file, "missing_field", path, `is missing (one of ${options.join(", ")})`)];
         }
         const d = describeObject(schemaAt(root, raw, parentPath), parent);
+        // A misspelt field is reported once, as the unknown field with its "did you mean".
+        if (
+          d.all.length > 0 &&
+          nearMiss(
+            String(key),
+            Object.keys(parent).filter((k) => !d.all.includes(k)),
+          )
+        )
+          return [];
         const need = d.required.length > 0 ? ` (required fields${d.label}: ${d.required.join(", ")})` : "";
         return [makeIssue(file, "missing_field", path, `is missing${need}`)];
       }
