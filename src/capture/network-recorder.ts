@@ -10,6 +10,7 @@ import type { BrowserContext, Request, Route } from "playwright-core";
 import type { EvidenceRecord, Failure, ResourceType } from "../evidence/evidence-schema.js";
 import { captureBody, mimeOf } from "./body-capture.js";
 import { escapedRedirect, type OriginPolicy, refusedNavigation, refusedWrite } from "./origin-policy.js";
+import type { RedirectAnswer } from "./redirect-probe.js";
 
 /** The header a request step adds to its fetch; removed before the request leaves the browser. */
 export const REQUEST_STEP_MARKER = "x-apptwin-request-step";
@@ -50,6 +51,7 @@ export class NetworkRecorder {
   private readonly entries: Entry[] = [];
   private readonly byRequest = new Map<Request, Entry>();
   private readonly refused = new WeakMap<Request, string>();
+  private readonly redirectRefused = new Map<string, RedirectAnswer | null>();
   private approxBytes = 0;
 
   constructor(private readonly options: RecorderOptions) {}
@@ -77,12 +79,9 @@ export class NetworkRecorder {
     return this.entries.slice(from).flatMap((e) => (e.record ? [e.record] : []));
   }
 
-  /** The record of the request-step fetch carrying this marker, once finished. */
-  async recordForMarker(marker: string): Promise<EvidenceRecord | null> {
-    const entry = this.entries.find((e) => e.marker === marker);
-    if (!entry) return null;
-    await entry.done;
-    return entry.record;
+  /** Marks the request-step fetch carrying this marker as a refused redirect, with the answer Chromium saw. */
+  refuseRedirect(marker: string, answer: RedirectAnswer | null): void {
+    this.redirectRefused.set(marker, answer);
   }
 
   /** Waits for every transaction in flight, closes the rest as unfinished, and returns all records in order. */
@@ -94,6 +93,20 @@ export class NetworkRecorder {
           kind: "aborted",
           message: "the capture ended before this transaction finished",
         });
+    }
+    for (const e of this.entries) {
+      if (e.marker === null || !e.record || !this.redirectRefused.has(e.marker)) continue;
+      const answer = this.redirectRefused.get(e.marker);
+      e.record.failure = { kind: "redirect_refused", message: "request steps never follow redirects" };
+      if (answer && !e.record.response) {
+        e.record.response = {
+          status: answer.status,
+          status_text: "",
+          headers: answer.headers,
+          body: null,
+          redirect_to: answer.location,
+        };
+      }
     }
     return this.entries.map((e) => e.record!);
   }

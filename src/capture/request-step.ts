@@ -33,8 +33,8 @@ export interface RequestStepContext {
   cancelled(): boolean;
   /** A unique marker value for this fetch (see REQUEST_STEP_MARKER). */
   marker: string;
-  /** The recorded status of the fetch with this marker (the page cannot see a redirect's status). */
-  recordedStatus(marker: string): Promise<number | null>;
+  /** Records the fetch with this marker (at this URL) as a refused redirect; returns the status the server gave. */
+  refuseRedirect(marker: string, url: string): Promise<number | null>;
   /** Receives every value read from the page. */
   onPageValue(v: PageValue): void;
 }
@@ -148,7 +148,7 @@ export async function runRequestStep(step: RequestStep, ctx: RequestStepContext)
       throw new StepFailure(`${what} failed: ${result.message}`);
     case "response": {
       if (result.type === "opaqueredirect") {
-        const status = await ctx.recordedStatus(ctx.marker);
+        const status = await ctx.refuseRedirect(ctx.marker, url);
         throw new StepFailure(
           `redirect refused: request steps never follow redirects (${what} answered ${status ?? "a redirect"})`,
         );

@@ -17,6 +17,7 @@ import { DEFAULT_STEP_TIMEOUT_MS, type Scenario } from "../scenario/scenario-sch
 import { launchBrowser } from "./launch-browser.js";
 import { NetworkRecorder } from "./network-recorder.js";
 import { isWrite } from "./origin-policy.js";
+import { RedirectProbe } from "./redirect-probe.js";
 import type { PageValue } from "./request-step.js";
 import { resolveSecrets } from "./resolve-secrets.js";
 import { ACTIONS, executeStep } from "./step-executors.js";
@@ -97,6 +98,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
       sawWebSocket = true;
     });
     browserInfo = await browserVersion(page);
+    const redirects = await RedirectProbe.attach(page);
     if (options.screenshotsDir) await mkdir(options.screenshotsDir, { recursive: true });
     let lastActionSeq = 0;
     let failed: string | null = null;
@@ -123,6 +125,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
           appOrigin,
           secrets,
           recorder,
+          redirects,
           deadline: stepDeadline,
           lastActionSeq,
           marker: `${nonce}.${index}`,

@@ -5,6 +5,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import type { Step } from "../scenario/scenario-schema.js";
 import type { NetworkRecorder } from "./network-recorder.js";
+import type { RedirectProbe } from "./redirect-probe.js";
 import { type PageValue, resolveValue, runRequestStep } from "./request-step.js";
 import { StepFailure } from "./step-failure.js";
 import { locatorFor } from "./target-locator.js";
@@ -17,6 +18,7 @@ export interface StepContext {
   appOrigin: string;
   secrets: ReadonlyMap<string, string>;
   recorder: NetworkRecorder;
+  redirects: RedirectProbe;
   deadline: number;
   /** The recorder's count when the last action step started (expect-request looks from there). */
   lastActionSeq: number;
@@ -139,7 +141,11 @@ export async function executeStep(step: Step, ctx: StepContext): Promise<void> {
           cancelled: ctx.cancelled,
           marker: ctx.marker,
           onPageValue: ctx.onPageValue,
-          recordedStatus: async (m) => (await ctx.recorder.recordForMarker(m))?.response?.status ?? null,
+          refuseRedirect: async (marker, url) => {
+            const answer = await ctx.redirects.find(url);
+            ctx.recorder.refuseRedirect(marker, answer);
+            return answer?.status ?? null;
+          },
         });
     }
   } catch (error) {
