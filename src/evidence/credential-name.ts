@@ -45,6 +45,37 @@ const ROOTS = [
   "credential",
 ];
 
+/** A last word that makes the name describe a credential rather than hold one (`token_type`, `password_hint`). */
+const QUALIFIERS = new Set([
+  "type",
+  "kind",
+  "expires",
+  "expiry",
+  "expiration",
+  "ttl",
+  "count",
+  "used",
+  "usage",
+  "limit",
+  "hint",
+  "length",
+  "format",
+  "name",
+  "url",
+  "uri",
+  "endpoint",
+  "path",
+  "field",
+  "header",
+  "enabled",
+  "required",
+  "policy",
+  "method",
+  "label",
+  "in",
+  "at",
+]);
+
 /** Splits a name into lower-case words: `refreshToken` → `refresh`, `token`. */
 export function nameWords(name: string): string[] {
   return name
@@ -58,9 +89,10 @@ export function nameWords(name: string): string[] {
 /** True when a field, query parameter or header name says its value is a credential. */
 export function isCredentialName(name: string): boolean {
   const words = nameWords(name);
+  if (words.length > 1 && QUALIFIERS.has(words[words.length - 1]!)) return false;
   if (words.some((w) => WORDS.has(w))) return true;
   const joined = words.join("");
   if (joined === "") return false;
   // "api key" split over two words, and roots glued into one word (csrfmiddlewaretoken).
-  return ROOTS.some((root) => joined.includes(root)) && !/^tokens?(count|used|usage|limit)/.test(joined);
+  return ROOTS.some((root) => joined.includes(root));
 }

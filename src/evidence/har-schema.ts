@@ -1,0 +1,92 @@
+/**
+ * The part of HAR 1.2 that apptwin reads, as zod schemas. Tools add their own
+ * fields (`_resourceType`, `_initiator`, …), so objects are loose; what is
+ * read is checked, and errors name the field (`log.entries[3].request.url`).
+ */
+import { z } from "zod";
+import { FailureSchema, ResourceTypeSchema } from "./evidence-schema.js";
+
+const HarNameValue = z.looseObject({ name: z.string(), value: z.string() });
+
+/** What apptwin keeps on each exported entry so import(export(e)) gives the same records. */
+export const HarApptwinSchema = z.strictObject({
+  seq: z.number().int().nonnegative(),
+  step_id: z.string().nullable(),
+  initiator: z.enum(["page", "request-step"]),
+  resource_type: ResourceTypeSchema,
+  failure: FailureSchema.nullable(),
+  origin: z.strictObject({ evidence_id: z.string(), seq: z.number().int().nonnegative() }).nullable(),
+  started_at: z.number().nullable(),
+  duration_ms: z.number().nonnegative().nullable(),
+  has_response: z.boolean(),
+  request_body: z
+    .strictObject({
+      encoding: z.enum(["utf8", "base64"]),
+      size: z.number().int().nonnegative(),
+      truncated: z.boolean(),
+      mime_type: z.string().nullable(),
+    })
+    .nullable(),
+  response_body: z
+    .strictObject({
+      encoding: z.enum(["utf8", "base64"]),
+      size: z.number().int().nonnegative(),
+      truncated: z.boolean(),
+      mime_type: z.string().nullable(),
+    })
+    .nullable(),
+});
+
+const HarEntrySchema = z.looseObject({
+  startedDateTime: z.string().refine((s) => !Number.isNaN(Date.parse(s)), {
+    message: "must be an ISO 8601 date-time such as 2024-05-01T10:00:00.000Z",
+  }),
+  time: z.number().optional(),
+  request: z.looseObject({
+    method: z.string().min(1),
+    url: z.string().refine((u) => URL.canParse(u), { message: "must be an absolute URL" }),
+    headers: z.array(HarNameValue),
+    postData: z
+      .looseObject({
+        mimeType: z.string().optional(),
+        text: z.string().optional(),
+        params: z.array(z.looseObject({ name: z.string(), value: z.string().optional() })).optional(),
+        encoding: z.string().optional(),
+      })
+      .optional(),
+    bodySize: z.number().optional(),
+  }),
+  response: z.looseObject({
+    status: z.number().int(),
+    statusText: z.string().optional(),
+    headers: z.array(HarNameValue),
+    content: z
+      .looseObject({
+        size: z.number().optional(),
+        mimeType: z.string().optional(),
+        text: z.string().optional(),
+        encoding: z.string().optional(),
+      })
+      .optional(),
+    redirectURL: z.string().optional(),
+    _error: z.string().nullable().optional(),
+  }),
+  _resourceType: z.string().optional(),
+  _apptwin: z.unknown().optional(),
+});
+
+/** A HAR 1.2 document as far as apptwin reads it. */
+export const HarSchema = z.looseObject({
+  log: z.looseObject({
+    version: z.string(),
+    creator: z.looseObject({ name: z.string(), version: z.string() }),
+    browser: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+    entries: z.array(HarEntrySchema),
+    /** Present on apptwin's own exports: the app origin of the exported evidence. */
+    _apptwin: z.looseObject({ app_origin: z.string() }).optional(),
+  }),
+});
+
+export type Har = z.infer<typeof HarSchema>;
+export type HarEntry = z.infer<typeof HarEntrySchema>;
+export type HarApptwin = z.infer<typeof HarApptwinSchema>;
