@@ -1,0 +1,72 @@
+/**
+ * Served writes: a learned write rule applied to the episode's state
+ * (create, replace, merge, delete), answered with the status, content type
+ * and body shape the app answered with. The episode clock moves one step per write.
+ */
+import type { Collection, Entity, Model, WriteRule } from "../../learn/model-schema.js";
+import { locate, notFound } from "./collection-read.js";
+import { collectionList, forgetIndex } from "./entity-index.js";
+import { applyFieldRules } from "./field-rules.js";
+import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
+
+/** Builds the answer body of a served write from its response rule. */
+function answerBody(rule: WriteRule, entity: Entity): unknown {
+  const r = rule.response;
+  switch (r.kind) {
+    case "entity":
+      return structuredClone(entity);
+    case "wrapped":
+      return { [r.key]: structuredClone(entity) };
+    case "template": {
+      const body = structuredClone(r.body);
+      if (body !== null && typeof body === "object" && !Array.isArray(body)) {
+        for (const f of r.fields) (body as Record<string, unknown>)[f] = structuredClone(entity[f]);
+      }
+      return body;
+    }
+    case "empty":
+      return undefined;
+  }
+}
+
+function answer(rule: WriteRule, entity: Entity): TwinResponse {
+  const value = answerBody(rule, entity);
+  const contentType = rule.content_type ?? "application/json";
+  const empty = value === undefined;
+  return {
+    status: rule.status,
+    headers: empty ? {} : { "content-type": contentType },
+    body: empty ? null : { kind: "json", value },
+    served_by: "state",
+    rule: rule.tool_name,
+  };
+}
+
+/** Applies a served write rule to the episode (mutating its state) and answers it. */
+export function applyWrite(
+  model: Model,
+  episode: Episode,
+  c: Collection,
+  rule: WriteRule,
+  req: TwinRequest,
+  params: Record<string, string>,
+): TwinResponse {
+  const list = collectionList(episode.state, c.name);
+  let at = -1;
+  if (rule.kind !== "create") {
+    at = locate(c, list, params, rule.id_param ?? "");
+    if (at < 0) return notFound(c, rule.tool_name);
+  }
+  episode.clock_ms += model.clock.step_ms;
+  const old = at >= 0 ? list[at]! : null;
+  forgetIndex(list);
+  if (rule.kind === "delete") {
+    list.splice(at, 1);
+    return answer(rule, old!);
+  }
+  const ctx = { episode, collection: c.name, body: req.body, params, old };
+  const entity = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
+  if (rule.kind === "create") list.push(entity);
+  else list[at] = entity;
+  return answer(rule, entity);
+}

@@ -1,0 +1,264 @@
+import { describe, expect, it } from "vitest";
+import { BOARDS_SEED_STATE, boardsModel, ITEMS_SEED_STATE, itemsModel } from "../testing/items-twin.js";
+import { createEpisode, episodeState, resetEpisode } from "./create-episode.js";
+import { diffState } from "./diff-state.js";
+import { handleRequest } from "./handle-request.js";
+import type { TwinRequest } from "./twin-types.js";
+
+const req = (method: string, path: string, extra: Partial<TwinRequest> = {}): TwinRequest => ({
+  method,
+  path,
+  query: [],
+  headers: {},
+  body: null,
+  ...extra,
+});
+const json = (value: unknown) => ({ kind: "json" as const, value });
+
+describe("handleRequest on the items model", () => {
+  const model = itemsModel();
+
+  it("lists from state with the {data,total} envelope, filter and pagination", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const all = handleRequest(model, ep, req("GET", "/api/items"));
+    expect(all.status).toBe(200);
+    expect(all.served_by).toBe("state");
+    expect((all.body as { value: { total: number } }).value.total).toBe(5);
+    const done = handleRequest(
+      model,
+      ep,
+      req("GET", "/api/items", {
+        query: [
+          ["done", "true"],
+          ["limit", "1"],
+        ],
+      }),
+    );
+    expect(done.body).toEqual({
+      kind: "json",
+      value: { data: [ITEMS_SEED_STATE.collections.items![1]], total: 2 },
+    });
+    const page = handleRequest(
+      model,
+      ep,
+      req("GET", "/api/items/", {
+        query: [
+          ["offset", "3"],
+          ["limit", "5"],
+        ],
+      }),
+    );
+    expect((page.body as { value: { data: { id: number }[] } }).value.data.map((i) => i.id)).toEqual([4, 5]);
+  });
+
+  it("reads an item and answers the recorded not-found for an unknown id", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    expect(handleRequest(model, ep, req("GET", "/api/items/3")).body).toEqual(
+      json(ITEMS_SEED_STATE.collections.items![2]),
+    );
+    const miss = handleRequest(model, ep, req("GET", "/api/items/99"));
+    expect([miss.status, miss.body, miss.served_by]).toEqual([404, json({ error: "not_found" }), "state"]);
+  });
+
+  it("creates with the id sequence and the episode clock, then reads it back", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const created = handleRequest(model, ep, req("POST", "/api/items", { body: json({ title: "Milk" }) }));
+    expect(created.status).toBe(201);
+    expect(created.headers["content-type"]).toBe("application/json");
+    expect(created.body).toEqual(
+      json({
+        id: 6,
+        title: "Milk",
+        done: false,
+        created_at: "2026-03-01T12:00:01.000Z",
+        updated_at: "2026-03-01T12:00:01.000Z",
+      }),
+    );
+    expect(handleRequest(model, ep, req("GET", "/api/items/6")).body).toEqual(created.body);
+    const second = handleRequest(
+      model,
+      ep,
+      req("POST", "/api/items", { body: json({ title: "Eggs", done: true }) }),
+    );
+    expect(second.body).toMatchObject(json({ id: 7, done: true, created_at: "2026-03-01T12:00:02.000Z" }));
+  });
+
+  it("patches (merge), puts (replace, keeping created_at) and deletes in the app's key order", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const patched = handleRequest(model, ep, req("PATCH", "/api/items/1", { body: json({ done: true }) }));
+    expect(JSON.stringify((patched.body as { value: unknown }).value)).toBe(
+      '{"id":1,"title":"Buy coffee beans","done":true,"created_at":"2026-01-05T09:00:00.000Z","updated_at":"2026-03-01T12:00:01.000Z"}',
+    );
+    const put = handleRequest(
+      model,
+      ep,
+      req("PUT", "/api/items/2", { body: json({ title: "Passport", done: false }) }),
+    );
+    expect(put.body).toEqual(
+      json({
+        id: 2,
+        title: "Passport",
+        done: false,
+        created_at: "2026-01-12T14:30:00.000Z",
+        updated_at: "2026-03-01T12:00:02.000Z",
+      }),
+    );
+    const del = handleRequest(model, ep, req("DELETE", "/api/items/3"));
+    expect([del.status, del.body, del.headers]).toEqual([204, null, {}]);
+    expect(handleRequest(model, ep, req("GET", "/api/items/3")).status).toBe(404);
+    expect(handleRequest(model, ep, req("DELETE", "/api/items/3")).status).toBe(404);
+  });
+
+  it("replays in order, the last answer repeating, with the query normalised", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const q: [string, string][] = [
+      ["range", "week"],
+      ["tz", "UTC"],
+    ];
+    const answers = [1, 2, 3].map(() =>
+      handleRequest(model, ep, req("GET", "/api/items/summary", { query: q })),
+    );
+    expect(answers.map((a) => (a.body as { value: { open: number } }).value.open)).toEqual([3, 4, 4]);
+    expect(answers[0]!.served_by).toBe("replay");
+    expect(answers[0]!.headers["content-type"]).toBe("application/json");
+  });
+
+  it("explains a replayed route asked with an unrecorded query", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const miss = handleRequest(model, ep, req("GET", "/api/items/summary", { query: [["range", "day"]] }));
+    expect(miss.status).toBe(404);
+    expect((miss.body as { value: Record<string, unknown> }).value.message).toBe(
+      'GET /api/items/summary matches GET /api/items/summary, but no answer was recorded for this exact request; the recorded ones are listed in "recorded"',
+    );
+    expect((miss.body as { value: Record<string, unknown> }).value.recorded).toEqual([
+      "GET /api/items/summary?range=week&tz=UTC",
+    ]);
+  });
+
+  it("prefers a literal segment over a parameter", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    expect(handleRequest(model, ep, req("POST", "/api/items/archive")).status).toBe(501);
+  });
+
+  it("answers a withheld endpoint with 501, the reason and the hint", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const res = handleRequest(model, ep, req("POST", "/api/items/archive", { body: json({}) }));
+    expect(res).toEqual({
+      status: 501,
+      headers: { "content-type": "application/json" },
+      body: json({
+        error: "not_served",
+        message:
+          "apptwin does not serve POST /api/items/archive: the recording did not prove its effect (not_read_back).",
+        reason: "not_read_back",
+        hint: "After POST /api/items/archive, read GET /api/items back in the same scenario, then rebuild.",
+      }),
+      served_by: "withheld",
+      rule: "post_items_archive",
+    });
+  });
+
+  it("answers a miss with every route and the nearest", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const res = handleRequest(model, ep, req("GET", "/api/itemz/4"));
+    expect(res.status).toBe(404);
+    expect(res.served_by).toBe("miss");
+    expect(res.body).toEqual(
+      json({
+        error: "no_route",
+        message: "No route of this twin serves GET /api/itemz/4. The nearest route is GET /api/items/{id}.",
+        request: "GET /api/itemz/4",
+        nearest: "GET /api/items/{id}",
+        routes: [
+          "DELETE /api/items/{id}",
+          "GET /api/items",
+          "GET /api/items/summary",
+          "GET /api/items/{id}",
+          "PATCH /api/items/{id}",
+          "POST /api/items",
+          "POST /api/items/archive",
+          "POST /api/login",
+          "PUT /api/items/{id}",
+        ],
+      }),
+    );
+  });
+});
+
+describe("episodes", () => {
+  const model = itemsModel();
+  const calls = [
+    req("POST", "/api/items", { body: json({ title: "Milk" }) }),
+    req("PATCH", "/api/items/6", { body: json({ done: true }) }),
+    req("DELETE", "/api/items/2"),
+    req("GET", "/api/items", { query: [["limit", "10"]] }),
+  ];
+
+  it("give byte-identical answers to the same calls on two fresh episodes", () => {
+    const run = () => {
+      const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "same" });
+      return JSON.stringify(calls.map((c) => handleRequest(model, ep, c)));
+    };
+    expect(run()).toBe(run());
+  });
+
+  it("do not see each other's writes, and never touch the seed", () => {
+    const a = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "a" });
+    const b = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "b" });
+    handleRequest(model, a, calls[0]!);
+    expect(episodeState(a).collections.items).toHaveLength(6);
+    expect(episodeState(b).collections.items).toHaveLength(5);
+    expect(ITEMS_SEED_STATE.collections.items).toHaveLength(5);
+  });
+
+  it("reset returns the seed, and diff lists exactly the changes", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "a" });
+    for (const c of calls) handleRequest(model, ep, c);
+    const changes = diffState(ITEMS_SEED_STATE, episodeState(ep));
+    expect(changes.map((c) => [c.collection, c.id, c.kind, c.fields])).toEqual([
+      ["items", "2", "deleted", undefined],
+      ["items", "6", "created", undefined],
+    ]);
+    handleRequest(model, ep, req("PATCH", "/api/items/1", { body: json({ title: "Beans" }) }));
+    expect(diffState(ITEMS_SEED_STATE, episodeState(ep))[0]).toMatchObject({
+      id: "1",
+      kind: "updated",
+      fields: ["title", "updated_at"],
+    });
+    resetEpisode(model, ep);
+    expect(episodeState(ep)).toEqual(ITEMS_SEED_STATE);
+    const again = handleRequest(model, ep, calls[0]!);
+    expect(again.body).toMatchObject(json({ id: 6, created_at: "2026-03-01T12:00:01.000Z" }));
+  });
+});
+
+describe("nested UUID collections", () => {
+  const model = boardsModel();
+
+  it("lists only the parent's entities in field order and creates with a v4 UUID from the episode PRNG", () => {
+    const ep = createEpisode(model, BOARDS_SEED_STATE, { episodeId: "x", seed: 7 });
+    const list = handleRequest(model, ep, req("GET", "/api/boards/A/cards"));
+    expect((list.body as { value: { title: string }[] }).value.map((c) => c.title)).toEqual([
+      "Fix login",
+      "Write notes",
+    ]);
+    const created = handleRequest(
+      model,
+      ep,
+      req("POST", "/api/boards/A/cards", { body: { kind: "form", fields: [["title", "New"]] } }),
+    );
+    const card = (created.body as { value: { card: Record<string, unknown> } }).value.card;
+    expect(card.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(card).toMatchObject({ board_id: "A", title: "New", created_ms: 1_735_689_600_500 });
+    const item = handleRequest(model, ep, req("GET", `/api/boards/A/cards/${card.id}`));
+    expect(item.body).toEqual(json({ card }));
+    expect(handleRequest(model, ep, req("GET", `/api/boards/B/cards/${card.id}`)).status).toBe(404);
+    const other = createEpisode(model, BOARDS_SEED_STATE, { episodeId: "y", seed: 7 });
+    const otherCard = handleRequest(
+      model,
+      other,
+      req("POST", "/api/boards/A/cards", { body: { kind: "form", fields: [["title", "New"]] } }),
+    );
+    expect((otherCard.body as { value: { card: { id: string } } }).value.card.id).not.toBe(card.id);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The twin's one entry point: route a request to an endpoint and answer it
+ * from the episode's state (reads and served writes), from the recording
+ * (replays), or with an explanation (withheld: 501, no route: 404).
+ * Deterministic: the same calls on a fresh episode give the same answers.
+ */
+import type { Collection, Model } from "../../learn/model-schema.js";
+import { applyWrite } from "./apply-write.js";
+import { itemRead, listRead } from "./collection-read.js";
+import { collectionList } from "./entity-index.js";
+import { explainMiss, explainWithheld } from "./explain-miss.js";
+import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
+import { matchRoute, type RouteMatch } from "./route-table.js";
+import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
+
+const collectionIndexes = new WeakMap<Model, Map<string, Collection>>();
+
+function collectionOf(model: Model, name: string | null): Collection | undefined {
+  if (name === null) return undefined;
+  let index = collectionIndexes.get(model);
+  if (!index) {
+    index = new Map(model.collections.map((c) => [c.name, c]));
+    collectionIndexes.set(model, index);
+  }
+  return index.get(name);
+}
+
+/** Query parameters a state-backed list read understands (filters and pagination). */
+function understood(c: Collection): Set<string> {
+  const names = new Set(c.filters.map((f) => f.param));
+  if (c.pagination) names.add(c.pagination.limit_param).add(c.pagination.offset_param);
+  return names;
+}
+
+function serveFromState(
+  model: Model,
+  episode: Episode,
+  req: TwinRequest,
+  m: RouteMatch,
+): TwinResponse | null {
+  const ep = m.route.endpoint;
+  const c = collectionOf(model, ep.collection);
+  if (!c) return null;
+  const list = collectionList(episode.state, c.name);
+  if (ep.kind === "list") {
+    // A query the collection does not understand is answered as recorded when it was recorded.
+    const known = understood(c);
+    if (req.query.some(([k]) => !known.has(k))) {
+      const hit = findReplay(model, req);
+      if (hit) return answerReplay(episode, hit.key, hit.replay);
+    }
+    return listRead(c, list, m.params, req.query, ep.tool_name);
+  }
+  if (ep.kind === "item") {
+    return itemRead(c, list, m.params, m.route.params[m.route.params.length - 1] ?? "", ep.tool_name);
+  }
+  const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
+  return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;
+}
+
+/** Answers one request against the episode, mutating its state in place for served writes. */
+export function handleRequest(model: Model, episode: Episode, req: TwinRequest): TwinResponse {
+  const m = matchRoute(model, req.method, req.path);
+  if (!m) {
+    const hit = findReplay(model, req);
+    return hit ? answerReplay(episode, hit.key, hit.replay) : explainMiss(model, req);
+  }
+  const ep = m.route.endpoint;
+  if (ep.serving === "withheld") return explainWithheld(ep);
+  if (ep.serving === "state") {
+    const served = serveFromState(model, episode, req, m);
+    if (served) return served;
+  }
+  const hit = findReplay(model, req);
+  if (hit) return answerReplay(episode, hit.key, hit.replay);
+  return explainMiss(model, req, { reason: m.route.label, recorded: replayVariants(model, ep.tool_name) });
+}

@@ -1,0 +1,122 @@
+/**
+ * The model's endpoints compiled into a route table: match a method and path
+ * to one endpoint (literal segments win over parameters, earlier segments
+ * first), and find the nearest route for a miss. Compiled once per Model.
+ */
+import type { Endpoint, Model } from "../../learn/model-schema.js";
+
+/** One compiled endpoint: its segments (null for a parameter) and parameter names. */
+export interface Route {
+  endpoint: Endpoint;
+  segments: (string | null)[];
+  params: string[];
+  /** `GET /api/items/{id}` */
+  label: string;
+}
+
+/** A matched route with its path parameter values (decoded). */
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+const PARAM = /^\{([^}]+)\}$/;
+const tables = new WeakMap<Model, Route[]>();
+
+/** Splits a path into segments, ignoring a trailing slash (`/api/items/` is `/api/items`). */
+export function pathSegments(path: string): string[] {
+  const parts = path.split("/").slice(1);
+  if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
+  return parts;
+}
+
+/** The model's routes, sorted by label (cached per model object). */
+export function routeTable(model: Model): Route[] {
+  let table = tables.get(model);
+  if (!table) {
+    table = model.endpoints
+      .map((endpoint) => {
+        const raw = pathSegments(endpoint.template);
+        const params: string[] = [];
+        const segments = raw.map((seg) => {
+          const m = PARAM.exec(seg);
+          if (!m) return seg;
+          params.push(m[1]!);
+          return null;
+        });
+        return { endpoint, segments, params, label: `${endpoint.method} ${endpoint.template}` };
+      })
+      .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    tables.set(model, table);
+  }
+  return table;
+}
+
+function decode(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
+}
+
+/** Compares two candidate routes: the one with a literal at the first differing place wins. */
+function moreSpecific(a: Route, b: Route): boolean {
+  for (let i = 0; i < a.segments.length; i++) {
+    const la = a.segments[i] !== null;
+    const lb = b.segments[i] !== null;
+    if (la !== lb) return la;
+  }
+  return false;
+}
+
+/** Finds the endpoint serving `method path`, or null. HEAD matches GET routes. */
+export function matchRoute(model: Model, method: string, path: string): RouteMatch | null {
+  const want = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
+  const segs = pathSegments(path);
+  let best: Route | null = null;
+  for (const route of routeTable(model)) {
+    if (route.endpoint.method !== want || route.segments.length !== segs.length) continue;
+    const ok = route.segments.every((lit, i) => lit === null || lit === decode(segs[i]!));
+    if (ok && (best === null || moreSpecific(route, best))) best = route;
+  }
+  if (!best) return null;
+  const params: Record<string, string> = {};
+  let p = 0;
+  best.segments.forEach((lit, i) => {
+    if (lit === null) params[best.params[p++]!] = decode(segs[i]!);
+  });
+  return { route: best, params };
+}
+
+/** Edit distance over segments; a parameter segment matches any value at no cost. */
+function segmentDistance(req: string[], tpl: (string | null)[]): number {
+  let prev = Array.from({ length: tpl.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= req.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= tpl.length; j++) {
+      const t = tpl[j - 1];
+      const sub = t === null || t === req[i - 1] ? 0 : 1;
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + sub));
+    }
+    prev = cur;
+  }
+  return prev[tpl.length]!;
+}
+
+/** The nearest route to a missed request: same method first, then fewest segment edits, then label order. */
+export function nearestRoute(model: Model, method: string, path: string): Route | null {
+  const want = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
+  const segs = pathSegments(path).map(decode);
+  let best: { route: Route; key: [number, number] } | null = null;
+  for (const route of routeTable(model)) {
+    const key: [number, number] = [
+      route.endpoint.method === want ? 0 : 1,
+      segmentDistance(segs, route.segments),
+    ];
+    if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && key[1] < best.key[1])) {
+      best = { route, key };
+    }
+  }
+  return best?.route ?? null;
+}
