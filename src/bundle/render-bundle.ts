@@ -1,0 +1,80 @@
+/**
+ * Renders every file of a bundle from already-learned data, as bytes by
+ * bundle path. Pure and deterministic: canonical JSON, sorted lists, no
+ * build time, no absolute paths, so the same input always gives the same
+ * bytes and the manifest's fingerprints can be computed before writing.
+ */
+import type { Coverage } from "../coverage/coverage-schema.js";
+import type { Evidence } from "../evidence/evidence-schema.js";
+import type { Model, SeedState } from "../learn/model-schema.js";
+import { canonicalJson } from "../util/canonical-json.js";
+import { APPTWIN_VERSION } from "../version.js";
+import { collectAssets, sha256Hex } from "./bundle-assets.js";
+import { renderReadme } from "./bundle-readme.js";
+import { BUNDLE_SCHEMA_VERSION, type Manifest } from "./bundle-schema.js";
+import { openApiFromModel } from "./openapi-document.js";
+import { toolsFromModel } from "./tool-definitions.js";
+
+/** Everything a bundle is made of, already learned. */
+export interface BundleContent {
+  name: string;
+  /** The evidence written as evidence.json (the single input, or the merge of several). */
+  evidence: Evidence;
+  /** Each input evidence's id and the sha256 of its canonical bytes. */
+  sources: { evidence_id: string; sha256: string }[];
+  model: Model;
+  seed: SeedState;
+  coverage: Coverage;
+}
+
+/** The note tasks.json carries until the eval stage generates tasks. */
+export const TASKS_PLACEHOLDER_NOTE =
+  "No tasks yet: task generation (smoke, retrieval and write tasks with oracle solutions) comes with the eval stage.";
+
+const encoder = new TextEncoder();
+
+function json(value: unknown): Uint8Array {
+  return encoder.encode(canonicalJson(value));
+}
+
+function byPath<T extends { path: string }>(a: T, b: T): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** Every file of the bundle by path (manifest.json included), in sorted path order. */
+export function renderBundleFiles(content: BundleContent): Map<string, Uint8Array> {
+  const { name, evidence, model, seed, coverage } = content;
+  const tools = toolsFromModel(model);
+  const { assets, files: assetFiles } = collectAssets(evidence);
+  const files = new Map<string, Uint8Array>([
+    ["README.md", encoder.encode(renderReadme({ name, model, tools, coverage }))],
+    ["coverage.json", json(coverage)],
+    ["evidence.json", json(evidence)],
+    ["model.json", json(model)],
+    ["openapi.json", json(openApiFromModel(model, name, APPTWIN_VERSION))],
+    ["state.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, ...seed })],
+    ["tasks.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, note: TASKS_PLACEHOLDER_NOTE, tasks: [] })],
+    ["tools.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, tools })],
+    ...assetFiles,
+  ]);
+  const manifest: Manifest = {
+    schema_version: BUNDLE_SCHEMA_VERSION,
+    name,
+    apptwin_version: APPTWIN_VERSION,
+    sources: [...content.sources].sort((a, b) =>
+      a.evidence_id < b.evidence_id ? -1 : a.evidence_id > b.evidence_id ? 1 : 0,
+    ),
+    files: [...files]
+      .map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes), bytes: bytes.byteLength }))
+      .sort(byPath),
+    assets,
+  };
+  files.set("manifest.json", json(manifest));
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The bundle name: the flag, else the scenario name of the evidence, else `app`. */
+export function bundleName(evidence: Evidence, flag?: string): string {
+  if (flag !== undefined && flag.trim() !== "") return flag.trim();
+  return evidence.source.scenario?.name ?? "app";
+}
