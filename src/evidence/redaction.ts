@@ -35,7 +35,7 @@ export interface Redactor {
   redactText(text: string): string;
   /** Redacts credential headers (names kept) and every known value in the others. */
   redactHeaders(headers: Header[]): Header[];
-  /** Redacts credential-named fields of JSON and form bodies and every known value; base64 text bodies too. */
+  /** Learns from and redacts credential-named fields of JSON and form bodies, then every known value; base64 text bodies too. */
   redactBody(body: Body | null): Body | null;
   /** Redacts userinfo, credential-named query parameters and every known value in path, query and fragment. */
   redactUrl(url: string): string;
@@ -131,7 +131,10 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
       learnHeaders(headers, learn);
       return redactHeaderList(headers, ctx);
     },
-    redactBody: (body) => redactBodyWith(body, ctx),
+    redactBody(body) {
+      learnBodyWith(body, null, learn);
+      return redactBodyWith(body, ctx);
+    },
     redactUrl(url) {
       const m = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*@)?([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(url);
       learnFromUrl(url);

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DocumentError, FileError, UnsupportedVersionError } from "../errors/user-error.js";
+import { parseEvidence, readEvidence, writeEvidence } from "./evidence-io.js";
+import type { Evidence } from "./evidence-schema.js";
+import { createRedactor, redactEvidence } from "./redaction.js";
+
+const sample: Evidence = redactEvidence(
+  {
+    schema_version: 1,
+    source: { kind: "har", scenario: null, har: { file_name: "a.har", creator: "x 1" }, merged: null },
+    app_origin: "http://127.0.0.1:4010",
+    allowed_origins: [],
+    browser: null,
+    started_at: null,
+    finished_at: null,
+    verdict: "incomplete",
+    steps: [],
+    records: [],
+    warnings: [],
+    limitations: ["imported from HAR: no step results"],
+  },
+  createRedactor({ secrets: [] }),
+);
+
+describe("evidence read and write", () => {
+  it("writes canonical JSON and reads it back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apptwin-ev-"));
+    const file = join(dir, "e.json");
+    await writeEvidence(file, sample);
+    const text = readFileSync(file, "utf8");
+    expect(text.endsWith("}\n")).toBe(true);
+    expect(text.indexOf('"allowed_origins"')).toBeLessThan(text.indexOf('"app_origin"'));
+    expect(await readEvidence(file)).toEqual(sample);
+  });
+
+  it("refuses a newer schema_version with the exact message", () => {
+    const err = (() => {
+      try {
+        parseEvidence(JSON.stringify({ ...sample, schema_version: 2, future: true }), "e.json");
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(UnsupportedVersionError);
+    expect((err as Error).message).toBe(
+      "e.json: schema_version 2 is newer than this apptwin reads (1); upgrade apptwin to read it",
+    );
+  });
+
+  it("reports every schema problem at once, naming file and field", () => {
+    const bad = { ...sample, verdict: "great", extra: 1, records: [{ seq: -1 }] };
+    try {
+      parseEvidence(JSON.stringify(bad), "e.json");
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DocumentError);
+      const messages = (e as DocumentError).issues.map((i) => i.message);
+      expect(messages).toContain('e.json: verdict must be one of "passed", "failed", "incomplete"');
+      expect(messages).toContain("e.json: extra is not a known field (remove it)");
+      expect(messages).toContain("e.json: records[0].step_id must be of type string");
+      expect(messages.length).toBeGreaterThan(5);
+    }
+  });
+
+  it("names invalid JSON and a missing file", async () => {
+    expect(() => parseEvidence("{", "e.json")).toThrow(/^e\.json: is not valid JSON \(/);
+    const dir = mkdtempSync(join(tmpdir(), "apptwin-ev-"));
+    const missing = join(dir, "nope.json");
+    await expect(readEvidence(missing)).rejects.toThrow(
+      new FileError("file_not_found", `${missing}: no such evidence file`),
+    );
+    writeFileSync(join(dir, "x.json"), "[]");
+    await expect(readEvidence(join(dir, "x.json"))).rejects.toBeInstanceOf(DocumentError);
+  });
+});

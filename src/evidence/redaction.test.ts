@@ -1,0 +1,291 @@
+import { describe, expect, it } from "vitest";
+import type { Body, Evidence, EvidenceRecord } from "./evidence-schema.js";
+import { createRedactor, redactEvidence, valueVariants } from "./redaction.js";
+
+const body = (
+  text: string,
+  mime: string | null = "application/json",
+  encoding: Body["encoding"] = "utf8",
+): Body => ({
+  encoding,
+  text,
+  size: encoding === "base64" ? Buffer.from(text, "base64").length : Buffer.byteLength(text),
+  truncated: false,
+  mime_type: mime,
+});
+const b64 = (s: string | Uint8Array): string => Buffer.from(s).toString("base64");
+const unb64 = (s: string): string => Buffer.from(s, "base64").toString("utf8");
+
+describe("createRedactor: declared secrets", () => {
+  it("replaces a secret and its encoded forms everywhere in a text", () => {
+    const r = createRedactor({ secrets: [{ id: "password", value: 'p@ss word/"x"' }] });
+    const text = `raw p@ss word/"x" uri ${encodeURIComponent('p@ss word/"x"')} form p%40ss+word%2F%22x%22 json ${JSON.stringify('p@ss word/"x"')}`;
+    expect(r.redactText(text)).toBe(
+      'raw [REDACTED:secret:password] uri [REDACTED:secret:password] form [REDACTED:secret:password] json "[REDACTED:secret:password]"',
+    );
+    expect(r.markers()).toEqual([{ marker: "[REDACTED:secret:password]", kind: "secret", count: 4 }]);
+  });
+
+  it("replaces the longest secret first", () => {
+    const r = createRedactor({
+      secrets: [
+        { id: "short", value: "abcdefgh" },
+        { id: "long", value: "abcdefgh-ijkl" },
+      ],
+    });
+    expect(r.redactText("x abcdefgh-ijkl y abcdefgh")).toBe(
+      "x [REDACTED:secret:long] y [REDACTED:secret:short]",
+    );
+  });
+
+  it("redacts a declared secret of any length, but never rewrites an existing marker", () => {
+    const r = createRedactor({ secrets: [{ id: "s", value: "REDACTED" }] });
+    expect(r.redactText("[REDACTED:field:password] and REDACTED")).toBe(
+      "[REDACTED:field:password] and [REDACTED:secret:s]",
+    );
+  });
+
+  it("lists the forms a value may take in traffic", () => {
+    expect(valueVariants("a b/c")).toEqual(["a b/c", "a%20b%2Fc", "a%20b%2fc", "a+b%2Fc", "a b\\/c"]);
+  });
+});
+
+describe("createRedactor: page-read values", () => {
+  it("redacts values of 8 characters or more, leaves shorter ones so ids and ports survive", () => {
+    const r = createRedactor({ secrets: [] });
+    r.addPageValue("tok-12345678", "[REDACTED:page:create-1.x-csrf-token]");
+    r.addPageValue("4010", "[REDACTED:page:create-1.x-port]");
+    r.addPageValue("1234567", "[REDACTED:page:create-1.x-id]");
+    expect(r.redactText("tok-12345678 on 4010 id 1234567")).toBe(
+      "[REDACTED:page:create-1.x-csrf-token] on 4010 id 1234567",
+    );
+  });
+
+  it("keeps the first marker of a value read again", () => {
+    const r = createRedactor({ secrets: [] });
+    r.addPageValue("tok-12345678", "[REDACTED:page:create-1.x-csrf-token]");
+    r.addPageValue("tok-12345678", "[REDACTED:page:create-2.x-csrf-token]");
+    expect(r.redactText("a tok-12345678")).toBe("a [REDACTED:page:create-1.x-csrf-token]");
+  });
+
+  it("lets a declared secret win over the same value read from the page", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "hunter2-hunter2" }] });
+    r.addPageValue("hunter2-hunter2", "[REDACTED:page:s.authorization]");
+    expect(r.redactText("hunter2-hunter2")).toBe("[REDACTED:secret:pw]");
+  });
+});
+
+describe("createRedactor: headers", () => {
+  it("replaces credential headers, keeps cookie names and Set-Cookie attributes", () => {
+    const r = createRedactor({ secrets: [] });
+    const out = r.redactHeaders([
+      { name: "Authorization", value: "Bearer eyJhbGciOi.payload.sig" },
+      { name: "Proxy-Authorization", value: "Basic dXNlcjpwYXNz" },
+      { name: "Cookie", value: "session=abcdef0123456789; csrftoken=csrf-0123456789; theme=dark" },
+      { name: "Set-Cookie", value: "session=abcdef0123456789; Path=/; HttpOnly\nlang=en; Path=/" },
+      { name: "x-csrf-token", value: "csrf-0123456789" },
+      { name: "Accept", value: "application/json" },
+    ]);
+    expect(out).toEqual([
+      { name: "Authorization", value: "[REDACTED:header:authorization]" },
+      { name: "Proxy-Authorization", value: "[REDACTED:header:proxy-authorization]" },
+      {
+        name: "Cookie",
+        value:
+          "session=[REDACTED:header:cookie]; csrftoken=[REDACTED:header:cookie]; theme=[REDACTED:header:cookie]",
+      },
+      {
+        name: "Set-Cookie",
+        value: "session=[REDACTED:header:cookie]; Path=/; HttpOnly\nlang=[REDACTED:header:cookie]; Path=/",
+      },
+      { name: "x-csrf-token", value: "[REDACTED:header:cookie]" },
+      { name: "Accept", value: "application/json" },
+    ]);
+    // The bearer token itself is learned, so it is redacted where it reappears.
+    expect(r.redactText("token eyJhbGciOi.payload.sig")).toBe("token [REDACTED:header:authorization]");
+  });
+
+  it("replaces a credential-named custom header even when its value is short, but not CORS headers", () => {
+    const r = createRedactor({ secrets: [] });
+    expect(
+      r.redactHeaders([
+        { name: "X-Api-Key", value: "k-42" },
+        { name: "Access-Control-Allow-Credentials", value: "true" },
+      ]),
+    ).toEqual([
+      { name: "X-Api-Key", value: "[REDACTED:header:x-api-key]" },
+      { name: "Access-Control-Allow-Credentials", value: "true" },
+    ]);
+  });
+
+  it("keeps the page marker on a header whose value was read from the page", () => {
+    const r = createRedactor({ secrets: [] });
+    r.addPageValue("csrf-0123456789", "[REDACTED:page:create-1.x-csrf-token]");
+    expect(r.redactHeaders([{ name: "x-csrf-token", value: "csrf-0123456789" }])).toEqual([
+      { name: "x-csrf-token", value: "[REDACTED:page:create-1.x-csrf-token]" },
+    ]);
+  });
+});
+
+describe("createRedactor: bodies", () => {
+  it("replaces credential-named JSON string fields, keeping every other byte, numbers included", () => {
+    const r = createRedactor({ secrets: [] });
+    const text =
+      '{ "user": {"password" : "s3cret-pass", "tokens_used": 12.0},\n "refreshToken": "rt-abcdefgh", "list": ["token"] }';
+    const out = r.redactBody(body(text));
+    expect(out!.text).toBe(
+      '{ "user": {"password" : "[REDACTED:field:password]", "tokens_used": 12.0},\n "refreshToken": "[REDACTED:field:refreshToken]", "list": ["token"] }',
+    );
+    expect(out!.size).toBe(Buffer.byteLength(text));
+    // Learned values are redacted wherever they reappear, JSON-escaped or URL-encoded.
+    expect(r.redactText("rt-abcdefgh and s3cret-pass")).toBe(
+      "[REDACTED:field:refreshToken] and [REDACTED:field:password]",
+    );
+  });
+
+  it("redacts a learned value in its JSON-escaped form", () => {
+    const r = createRedactor({ secrets: [] });
+    r.learnFromBody(body('{"api_key":"a/b\\"c-1234"}'), "application/json");
+    expect(r.redactBody(body('{"echo":"key was a\\/b\\"c-1234"}'))!.text).toBe(
+      '{"echo":"key was [REDACTED:field:api_key]"}',
+    );
+  });
+
+  it("replaces credential-named fields of url-encoded forms and learns them", () => {
+    const r = createRedactor({ secrets: [] });
+    const out = r.redactBody(
+      body("email=a%40b.test&password=pa%24%24w0rd-long&remember=1", "application/x-www-form-urlencoded"),
+    );
+    expect(out!.text).toBe("email=a%40b.test&password=[REDACTED:field:password]&remember=1");
+    expect(r.redactText("pa$$w0rd-long")).toBe("[REDACTED:field:password]");
+  });
+
+  it("redacts known values in plain text bodies", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "hunter2-hunter2" }] });
+    expect(r.redactBody(body("you typed hunter2-hunter2", "text/plain"))!.text).toBe(
+      "you typed [REDACTED:secret:pw]",
+    );
+  });
+
+  it("decodes base64 text bodies, redacts them and encodes them again", () => {
+    const r = createRedactor({ secrets: [] });
+    const out = r.redactBody(body(b64('{"token":"tok-abcdefgh"}'), "application/json", "base64"));
+    expect(out!.encoding).toBe("base64");
+    expect(unb64(out!.text)).toBe('{"token":"[REDACTED:field:token]"}');
+  });
+
+  it("scans binary base64 bodies byte-wise for known ASCII values and leaves other bytes as they were", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "hunter2-hunter2" }] });
+    const bytes = Buffer.concat([
+      Buffer.from([0, 1, 2, 0xff]),
+      Buffer.from("hunter2-hunter2"),
+      Buffer.from([0xfe]),
+    ]);
+    const out = r.redactBody(body(b64(bytes), "multipart/form-data", "base64"));
+    expect(Buffer.from(out!.text, "base64")).toEqual(
+      Buffer.concat([Buffer.from([0, 1, 2, 0xff]), Buffer.from("[REDACTED:secret:pw]"), Buffer.from([0xfe])]),
+    );
+    const png = b64(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 7]));
+    expect(r.redactBody(body(png, "image/png", "base64"))!.text).toBe(png);
+  });
+
+  it("cuts the start of a known value at the end of a truncated body", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "hunter2-hunter2" }] });
+    const out = r.redactBody({ ...body("x=hunter2-hun", "text/plain"), truncated: true });
+    expect(out!.text).toBe("x=[REDACTED:secret:pw]");
+  });
+
+  it("keeps null bodies null", () => {
+    expect(createRedactor({ secrets: [] }).redactBody(null)).toBeNull();
+  });
+});
+
+describe("createRedactor: URLs", () => {
+  it("redacts paths, credential-named query parameters, encoded values and userinfo", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "hunter 2 hunter" }] });
+    r.addPageValue("page-value-123", "[REDACTED:page:s1.x-token]");
+    expect(
+      r.redactUrl("http://127.0.0.1:4010/api/page-value-123/items?q=hunter+2+hunter&access_token=abc&id=7#x"),
+    ).toBe(
+      "http://127.0.0.1:4010/api/[REDACTED:page:s1.x-token]/items?q=[REDACTED:secret:pw]&access_token=[REDACTED:field:access_token]&id=7#x",
+    );
+    expect(r.redactUrl("http://admin:pw@127.0.0.1/x")).toBe("http://[REDACTED:field:userinfo]@127.0.0.1/x");
+  });
+
+  it("learns a credential query value so it is redacted elsewhere", () => {
+    const r = createRedactor({ secrets: [] });
+    r.redactUrl("http://a.test/x?api_key=key-abcdefgh");
+    expect(r.redactText("sent key-abcdefgh")).toBe("sent [REDACTED:field:api_key]");
+  });
+});
+
+const rec = (seq: number, over: Partial<EvidenceRecord>): EvidenceRecord => ({
+  seq,
+  step_id: null,
+  started_at: 1000 + seq,
+  duration_ms: 1,
+  resource_type: "fetch",
+  initiator: "page",
+  request: { method: "GET", url: "http://127.0.0.1:4010/api/x", headers: [], body: null },
+  response: { status: 200, status_text: "OK", headers: [], body: null, redirect_to: null },
+  failure: null,
+  origin: null,
+  ...over,
+});
+
+describe("redactEvidence", () => {
+  it("learns from every record before redacting any, and covers steps, failures and warnings", () => {
+    const token = "tok-login-abcdefgh";
+    const e: Omit<Evidence, "redactions" | "evidence_id"> = {
+      schema_version: 1,
+      source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
+      app_origin: "http://127.0.0.1:4010",
+      allowed_origins: [],
+      browser: null,
+      started_at: 1000,
+      finished_at: 2000,
+      verdict: "failed",
+      steps: [
+        {
+          step_id: "open",
+          action: "navigate",
+          status: "failed",
+          started_at: 1000,
+          duration_ms: 5,
+          error: `expected text, page said ${token}`,
+          url_before: "http://127.0.0.1:4010/",
+          url_after: `http://127.0.0.1:4010/cb?token=${token}`,
+        },
+      ],
+      records: [
+        rec(0, {
+          request: { method: "GET", url: `http://127.0.0.1:4010/early/${token}`, headers: [], body: null },
+        }),
+        rec(1, { response: null, failure: { kind: "network", message: `failed ${token}` } }),
+        rec(2, {
+          request: { method: "POST", url: "http://127.0.0.1:4010/api/login", headers: [], body: null },
+          response: {
+            status: 200,
+            status_text: "OK",
+            headers: [],
+            body: body(`{"token":"${token}"}`),
+            redirect_to: `http://127.0.0.1:4010/next?t=${token}`,
+          },
+        }),
+      ],
+      warnings: [{ code: "w", message: `saw ${token}`, pointer: "/records/2" }],
+      limitations: [],
+    };
+    const out = redactEvidence(e, createRedactor({ secrets: [] }));
+    const text = JSON.stringify(out);
+    expect(text).not.toContain(token);
+    expect(out.records[0]!.request.url).toBe("http://127.0.0.1:4010/early/[REDACTED:field:token]");
+    expect(out.records[1]!.failure!.message).toBe("failed [REDACTED:field:token]");
+    expect(out.steps[0]!.error).toBe("expected text, page said [REDACTED:field:token]");
+    expect(out.steps[0]!.url_after).toBe("http://127.0.0.1:4010/cb?token=[REDACTED:field:token]");
+    expect(out.warnings[0]!.message).toBe("saw [REDACTED:field:token]");
+    expect(out.redactions).toEqual([{ marker: "[REDACTED:field:token]", kind: "field", count: 7 }]);
+    expect(out.evidence_id).toMatch(/^ev_[0-9a-f]{16}$/);
+    expect(redactEvidence(e, createRedactor({ secrets: [] }))).toEqual(out);
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FileError } from "../errors/user-error.js";
+import { writeDirAtomic, writeFileAtomic } from "./atomic-write.js";
+
+const fresh = (): string => mkdtempSync(join(tmpdir(), "apptwin-atomic-"));
+
+describe("writeFileAtomic", () => {
+  it("writes the bytes and leaves no temporary sibling", async () => {
+    const dir = fresh();
+    await writeFileAtomic(join(dir, "a.json"), "one\n");
+    await writeFileAtomic(join(dir, "a.json"), new Uint8Array([116, 119, 111]));
+    expect(readFileSync(join(dir, "a.json"), "utf8")).toBe("two");
+    expect(readdirSync(dir)).toEqual(["a.json"]);
+  });
+
+  it("removes the temporary sibling when the rename fails", async () => {
+    const dir = fresh();
+    mkdirSync(join(dir, "taken"));
+    writeFileSync(join(dir, "taken", "x"), "x");
+    await expect(writeFileAtomic(join(dir, "taken"), "data")).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual(["taken"]);
+  });
+});
+
+describe("writeDirAtomic", () => {
+  it("renames a complete directory into place", async () => {
+    const dir = fresh();
+    const dest = join(dir, "bundle");
+    await writeDirAtomic(dest, async (tmp) => writeFileSync(join(tmp, "m.json"), "{}"), { force: false });
+    expect(readdirSync(dest)).toEqual(["m.json"]);
+    expect(readdirSync(dir)).toEqual(["bundle"]);
+  });
+
+  it("refuses an existing destination without force, with the exact message", async () => {
+    const dir = fresh();
+    const dest = join(dir, "bundle");
+    mkdirSync(dest);
+    const err = await writeDirAtomic(dest, async () => {}, { force: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FileError);
+    expect((err as FileError).code).toBe("destination_exists");
+    expect((err as FileError).message).toBe(`${dest} already exists; choose another --out or pass --force`);
+  });
+
+  it("replaces with force only after the new one is complete, and keeps the old one when filling fails", async () => {
+    const dir = fresh();
+    const dest = join(dir, "bundle");
+    mkdirSync(dest);
+    writeFileSync(join(dest, "old.txt"), "old");
+    await expect(
+      writeDirAtomic(
+        dest,
+        async () => {
+          throw new Error("fill failed");
+        },
+        { force: true },
+      ),
+    ).rejects.toThrow("fill failed");
+    expect(readdirSync(dest)).toEqual(["old.txt"]);
+    await writeDirAtomic(dest, async (tmp) => writeFileSync(join(tmp, "new.txt"), "new"), { force: true });
+    expect(readdirSync(dest)).toEqual(["new.txt"]);
+    expect(readdirSync(dir)).toEqual(["bundle"]);
+  });
+});
