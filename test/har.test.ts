@@ -8,11 +8,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { format } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startItemsApp } from "../scripts/fixtures/items-app/server.mjs";
+import { runCapture } from "../src/capture/run-capture.js";
 import ExportHar from "../src/commands/export-har.js";
 import Import from "../src/commands/import.js";
 import Merge from "../src/commands/merge.js";
+import { writeEvidence } from "../src/evidence/evidence-io.js";
 import type { Evidence } from "../src/evidence/evidence-schema.js";
+import { crudSteps, scenarioFor, signInSteps } from "./capture-scenarios.js";
 
 const root = join(import.meta.dirname, "..");
 const fixture = join(root, "test/fixtures/har/login-bearer-cookies.har");
@@ -254,5 +258,59 @@ describe("apptwin merge", () => {
       `Merged 2 files: 18 records (${merged.redactions.reduce((n, x) => n + x.count, 0)} redactions) to ${out}\n`,
     );
     expectNoSecret(readFileSync(out, "utf8"));
+  });
+});
+
+describe("HAR export of a real capture (items app, real Chromium)", () => {
+  const PASSWORD = "correct-horse-battery-staple";
+  const live = { session: "", csrf: "", bearer: "" };
+  const evidenceFile = join(dir, "capture.json");
+  const harFile = join(dir, "capture.har");
+  let captured: Evidence;
+
+  beforeAll(async () => {
+    const app = await startItemsApp({ port: 0, password: PASSWORD });
+    try {
+      const outcome = await runCapture({
+        scenario: scenarioFor(app.url, "items-crud", [...signInSteps, ...crudSteps]),
+        env: { ...process.env, ITEMS_PASSWORD: PASSWORD },
+        beforeClose: async (context) => {
+          const cookies = await context.cookies(app.url);
+          live.session = cookies.find((c) => c.name === "session")?.value ?? "";
+          live.csrf = cookies.find((c) => c.name === "csrftoken")?.value ?? "";
+          const auth = await context.pages()[0]!.evaluate(() => localStorage.getItem("auth"));
+          live.bearer = JSON.parse(auth ?? "{}").token ?? "";
+        },
+      });
+      captured = outcome.evidence;
+      await writeEvidence(evidenceFile, captured);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("passes har-validator, holds no live credential, and re-imports to the same records", async () => {
+    expect(captured.verdict).toBe("passed");
+    expect(Math.min(live.session.length, live.csrf.length, live.bearer.length)).toBeGreaterThanOrEqual(8);
+    const r = await runCommand(ExportHar, [evidenceFile, "--out", harFile]);
+    expect(r.exitCode).toBe(0);
+    const bytes = readFileSync(harFile, "utf8");
+    for (const value of [PASSWORD, live.session, live.csrf, live.bearer]) {
+      expect(bytes).not.toContain(value);
+      expect(bytes).not.toContain(encodeURIComponent(value));
+    }
+    for (const marker of [
+      "[REDACTED:header:cookie]",
+      "[REDACTED:page:create.x-csrf-token]",
+      "[REDACTED:field:password]",
+    ]) {
+      expect(bytes).toContain(marker);
+    }
+    await expect(validator.har(JSON.parse(bytes))).resolves.toBeTruthy();
+    const again = join(dir, "capture-again.json");
+    expect((await runCommand(Import, [harFile, "--out", again])).exitCode).toBe(0);
+    const back = JSON.parse(readFileSync(again, "utf8")) as Evidence;
+    expect(back.records).toEqual(captured.records);
+    expect(back.app_origin).toBe(captured.app_origin);
   });
 });
