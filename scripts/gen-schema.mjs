@@ -1,41 +1,26 @@
 #!/usr/bin/env node
 // Writes schemas/scenario.schema.json from the zod scenario schema (zod 4's own
-// z.toJSONSchema), so editors autocomplete a scenario that sets "$schema".
-// `--check` exits 1 when the checked-in file differs from what the schema gives.
-// Reads the compiled dist/ (npm test builds first).
+// z.toJSONSchema, see src/scenario/scenario-json-schema.ts), so editors
+// autocomplete a scenario that sets "$schema". `--check` exits 1 when the
+// checked-in file differs. Reads the compiled dist/ (npm test builds first).
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "schemas", "scenario.schema.json");
 const rel = "schemas/scenario.schema.json";
 
-let mod;
-let canonical;
-let z;
+let text;
 try {
-  mod = await import(join(root, "dist", "scenario", "scenario-schema.js"));
-  ({ canonicalJson: canonical } = await import(join(root, "dist", "util", "canonical-json.js")));
-  ({ z } = await import("zod"));
+  const mod = await import(pathToFileURL(join(root, "dist", "scenario", "scenario-json-schema.js")).href);
+  text = mod.scenarioJsonSchemaText();
 } catch (e) {
   console.error(
     `gen-schema: cannot load the compiled scenario schema (${e.message}); run npm run build first`,
   );
   process.exit(1);
 }
-
-/** The JSON Schema of a scenario file, with its id and title. */
-function scenarioJsonSchema() {
-  const schema = z.toJSONSchema(mod.ScenarioSchema, { target: "draft-2020-12", io: "input" });
-  return {
-    ...schema,
-    $id: "urn:apptwin:schema:scenario:1",
-    title: "apptwin scenario (schema_version 1)",
-  };
-}
-
-const text = canonical(scenarioJsonSchema());
 
 if (process.argv.includes("--check")) {
   let current = "";

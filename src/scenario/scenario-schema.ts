@@ -92,9 +92,18 @@ function step<A extends string, S extends z.ZodRawShape>(action: A, shape: S, wh
   return z.strictObject({ ...base, action: z.literal(action), ...shape, ...tail }).describe(what);
 }
 
-const statusClass = z.union([z.number().int().min(100).max(599), z.string().regex(/^[1-5]xx$/)], {
-  error: 'must be a status code (100 to 599) or a class such as "2xx"',
-});
+const STATUS_OR_CLASS = 'must be a status code (100 to 599) or a class such as "2xx"';
+const statusClass = z.union(
+  [
+    z
+      .number()
+      .int({ error: STATUS_OR_CLASS })
+      .min(100, { error: STATUS_OR_CLASS })
+      .max(599, { error: STATUS_OR_CLASS }),
+    z.string().regex(/^[1-5]xx$/, { error: STATUS_OR_CLASS }),
+  ],
+  { error: STATUS_OR_CLASS },
+);
 
 /** The request step: one same-origin fetch from the page, with the session's cookies. */
 export const RequestStepSchema = step(

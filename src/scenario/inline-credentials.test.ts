@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { credentialShape, findInlineCredentials, isCredentialName } from "./inline-credentials.js";
+
+const DECLARE = 'declare a secret in "secrets" and reference it as { "secret": "<id>" }';
+
+describe("inline credentials", () => {
+  it("knows credential-named keys in any spelling", () => {
+    for (const name of [
+      "password",
+      "Passwd",
+      "client_secret",
+      "access_token",
+      "X-Api-Key",
+      "api key",
+      "apikey",
+    ]) {
+      expect(isCredentialName(name), name).toBe(true);
+    }
+    for (const name of ["Authorization", "cookie", "credentials", "bearer", "label=Password"]) {
+      expect(isCredentialName(name), name).toBe(true);
+    }
+    for (const name of ["title", "email", "done", "Accept", "user"])
+      expect(isCredentialName(name), name).toBe(false);
+  });
+
+  it("knows values shaped like credentials, and leaves a bare prefix and prose alone", () => {
+    expect(credentialShape("Bearer abc.def")).toBe('a "Bearer …" value');
+    expect(credentialShape("Basic YWRtaW46aHVudGVyMg==")).toBe('a "Basic …" value');
+    expect(credentialShape("x eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln y")).toBe("a JSON Web Token");
+    expect(credentialShape("Bearer ")).toBeUndefined();
+    expect(credentialShape("Basic information about items")).toBeUndefined();
+    expect(credentialShape("items.list.v1")).toBeUndefined();
+  });
+
+  it("refuses literals under credential names everywhere in the steps, once per field", () => {
+    const steps = [
+      { step_id: "open", action: "navigate", path: "/login?token=abc&page=2" },
+      { step_id: "pw", action: "fill", target: "label=Password", value: "hunter2" },
+      { step_id: "key", action: "fill", target: "testid=api-key", value: { secret: "key" } },
+      {
+        step_id: "r",
+        action: "request",
+        method: "POST",
+        path: "/api",
+        headers: { "X-Api-Key": "k1", accept: "application/json", authorization: "Bearer abc" },
+        query: [{ name: "access_token", value: "t" }],
+        json: {
+          user: { name: "a", password: "p" },
+          list: [{ secret: "s" }],
+          ok: { password: { secret: "pw" } },
+        },
+      },
+    ];
+    const issues = findInlineCredentials("f.json", steps);
+    expect(issues.map((i) => `${i.path} | ${i.message}`)).toEqual([
+      `steps[0].path | f.json: steps[0].path carries a literal value in the credential-named query parameter "token"; ${DECLARE}`,
+      `steps[1].value | f.json: steps[1].value is a literal value for the credential-named target "label=Password"; ${DECLARE}`,
+      `steps[3].headers.authorization | f.json: steps[3].headers.authorization holds an inline credential (a "Bearer …" value); ${DECLARE}`,
+      `steps[3].headers.X-Api-Key | f.json: steps[3].headers.X-Api-Key is a literal value for the credential-named header "X-Api-Key"; ${DECLARE}`,
+      `steps[3].query[0].value | f.json: steps[3].query[0].value is a literal value for the credential-named query field "access_token"; ${DECLARE}`,
+      `steps[3].json.user.password | f.json: steps[3].json.user.password is a literal value under the credential-named key "password"; ${DECLARE}`,
+    ]);
+  });
+
+  it("finds a JWT in any string of a step, e.g. an expected text", () => {
+    const steps = [
+      { step_id: "t", action: "expect-text", text: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln" },
+    ];
+    expect(findInlineCredentials("f.json", steps).map((i) => i.message)).toEqual([
+      `f.json: steps[0].text holds an inline credential (a JSON Web Token); ${DECLARE}`,
+    ]);
+  });
+});

@@ -1,0 +1,176 @@
+import { describe, expect, it } from "vitest";
+import { DocumentError } from "../errors/user-error.js";
+import { resolveLimits } from "./limits.js";
+import { parseScenario, validateScenarioText } from "./parse-scenario.js";
+import { scenarioDigest } from "./scenario-digest.js";
+
+const base = () => ({
+  schema_version: 1,
+  name: "t",
+  start_url: "http://127.0.0.1:4010/",
+  secrets: [{ id: "password", env: "ITEMS_PASSWORD" }],
+  steps: [
+    { step_id: "open", action: "navigate", path: "/login" } as Record<string, unknown>,
+    { step_id: "pw", action: "fill", target: "label=Password", value: { secret: "password" } } as Record<
+      string,
+      unknown
+    >,
+  ],
+});
+const messages = (doc: unknown) =>
+  validateScenarioText(typeof doc === "string" ? doc : JSON.stringify(doc), "s.json").issues.map(
+    (i) => i.message,
+  );
+
+describe("parseScenario", () => {
+  it("returns the scenario when everything holds", () => {
+    const s = parseScenario(JSON.stringify(base()), "s.json");
+    expect(s.steps[1]).toEqual(base().steps[1]);
+    expect(resolveLimits(s)).toEqual({
+      max_steps: 200,
+      max_run_ms: 600_000,
+      max_body_bytes: 1_048_576,
+      max_evidence_bytes: 67_108_864,
+    });
+  });
+
+  it("reports every error of the file at once, in a DocumentError naming the file", () => {
+    const doc = base() as Record<string, unknown>;
+    doc["stpes"] = [];
+    doc["limits"] = { max_steps: 2, max_body_bytes: 10 };
+    (doc["steps"] as Record<string, unknown>[]).push(
+      { step_id: "w", action: "wait", timeout_ms: 200_000 },
+      { step_id: "u", action: "expect-url", pattern: "([a-z" },
+      { step_id: "open", action: "clik", target: "text=x" },
+      { step_id: "c", action: "click" },
+      { step_id: "e", action: "expect-request", request: "POST api/items", status: "2XX" },
+    );
+    let error: unknown;
+    try {
+      parseScenario(JSON.stringify(doc), "s.json");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DocumentError);
+    const issues = (error as DocumentError).issues;
+    expect(issues.map((i) => i.message)).toEqual([
+      "s.json: limits.max_body_bytes must be at least 1024 (got 10)",
+      's.json: the scenario has an unknown field "stpes" (valid fields: $schema, schema_version, name, description, start_url, allowed_origins, secrets, limits, steps)',
+      "s.json: steps holds 7 steps, more than limits.max_steps (2); split the scenario or raise limits.max_steps",
+      "s.json: steps[2].timeout_ms must be at most 120000 (two minutes) (got 200000)",
+      's.json: steps[2] must wait for exactly one of "target", "text" or "url" (got none)',
+      "s.json: steps[3].pattern is not a valid regular expression (/([a-z/: Unterminated character class)",
+      's.json: steps[4].action must be one of navigate, click, fill, select, press, check, uncheck, wait, expect-text, expect-url, expect-request, request (got "clik")',
+      's.json: steps[4].step_id "open" is already the step_id of steps[0]; every step_id must be unique',
+      "s.json: steps[5].target is missing (required fields for a click step: step_id, action, target)",
+      's.json: steps[6].status must be a status code (100 to 599) or a class such as "2xx" (got "2XX")',
+      's.json: steps[6].request must be "METHOD /path", the path exact or a prefix ending in * (e.g. "POST /api/items") (got "POST api/items")',
+    ]);
+    expect((error as DocumentError).message).toBe(
+      `s.json: 11 problems\n${issues.map((i) => `  - ${i.message}`).join("\n")}`,
+    );
+    expect(issues[8]).toEqual({
+      code: "missing_field",
+      path: "steps[5].target",
+      message:
+        "s.json: steps[5].target is missing (required fields for a click step: step_id, action, target)",
+    });
+  });
+
+  it("names wrong types, bad values and header value shapes without zod's wording", () => {
+    const doc = base() as Record<string, unknown>;
+    doc["schema_version"] = "1";
+    doc["start_url"] = "ftp://x/";
+    doc["allowed_origins"] = ["https://cdn.example.com/lib"];
+    doc["secrets"] = [
+      { id: "password", env: "ITEMS-PASSWORD" },
+      { id: "password", env: "B" },
+    ];
+    (doc["steps"] as Record<string, unknown>[]).push(
+      {
+        step_id: "1bad",
+        action: "request",
+        method: "get",
+        path: "/a",
+        headers: { x: { cookie: "c", pointer: "/a" } },
+      },
+      { step_id: "n", action: "press", key: 5 },
+      {
+        step_id: "h",
+        action: "request",
+        method: "GET",
+        path: "/a",
+        headers: { y: 7 },
+        expected_status: [200.5],
+      },
+    );
+    const got = messages(doc);
+    expect(got).toEqual([
+      's.json: schema_version must be 1 (got "1")',
+      's.json: start_url must be an http:// or https:// URL (got "ftp://x/")',
+      's.json: secrets[0].env must be an environment variable name (letters, digits and _, not starting with a digit) (got "ITEMS-PASSWORD")',
+      's.json: allowed_origins[0] must be an origin such as "https://cdn.example.com" (scheme, host and optional port, no path) (got "https://cdn.example.com/lib")',
+      's.json: secrets[1].id declares the secret "password" a second time; every secret id must be unique',
+      's.json: steps[2].step_id must start with a letter and hold only letters, digits, ".", "_" or "-" (at most 64 characters) (got "1bad")',
+      's.json: steps[2].method must be one of GET, HEAD, POST, PUT, PATCH, DELETE (got "get")',
+      's.json: steps[2].headers.x has an unknown field "pointer" (valid fields: cookie, prefix)',
+      "s.json: steps[3].key must be a string (got 5)",
+      's.json: steps[4].headers.y must be a string, { "secret": id }, { "cookie": name }, { "local_storage": key, "pointer"? } or { "session_storage": key, "pointer"? }, each with an optional "prefix" (got 7)',
+      "s.json: steps[4].expected_status[0] must be a whole number (got 200.5)",
+    ]);
+    expect(got.join("\n")).not.toMatch(/Invalid input|Unrecognized key|expected string/);
+  });
+
+  it("refuses undeclared secrets, including inside a JSON body", () => {
+    const doc = base();
+    doc.secrets = [];
+    doc.steps.push({
+      step_id: "r",
+      action: "request",
+      method: "POST",
+      path: "/api/login",
+      json: { password: { secret: "pw" } },
+    });
+    expect(messages(doc)).toEqual([
+      's.json: steps[1].value.secret references the secret "password", which is not declared (no secrets are declared); add { "id": "password", "env": "<ENV_VAR>" } to "secrets"',
+      's.json: steps[2].json.password.secret references the secret "pw", which is not declared (no secrets are declared); add { "id": "pw", "env": "<ENV_VAR>" } to "secrets"',
+    ]);
+  });
+
+  it("refuses credentials in the start URL, a newer version, bad JSON, repeated keys and a non-object", () => {
+    expect(messages({ ...base(), start_url: "http://admin:pw@127.0.0.1:4010/" })).toEqual([
+      's.json: start_url holds a user name or password; remove it, and sign in with a fill step that uses { "secret": "<id>" }',
+    ]);
+    expect(messages({ ...base(), schema_version: 2 })).toEqual([
+      "s.json: schema_version 2 is newer than this apptwin reads (1); upgrade apptwin to read it",
+    ]);
+    expect(messages('{\n  "name": "x",\n  "steps": [\n}')).toEqual([
+      expect.stringMatching(
+        /^s\.json: the scenario is not valid JSON( at line 4, column 1)?: Unexpected token/,
+      ),
+    ]);
+    const text = JSON.stringify(base()).replace('"path":"/login"', '"path":"/login","path":"/"');
+    expect(messages(text)).toEqual([
+      's.json: steps[0] has the key "path" twice; JSON keeps only the last, so remove one',
+    ]);
+    expect(messages("[1]")).toEqual(["s.json: the scenario must be a JSON object (got [1])"]);
+  });
+
+  it("digests the canonical JSON, so key order and the $schema hint do not matter", () => {
+    const a = parseScenario(JSON.stringify(base()), "a.json");
+    const reordered = {
+      steps: base().steps,
+      secrets: base().secrets,
+      start_url: base().start_url,
+      name: "t",
+      schema_version: 1,
+    };
+    const b = parseScenario(
+      JSON.stringify({ $schema: "../schemas/scenario.schema.json", ...reordered }),
+      "b.json",
+    );
+    expect(scenarioDigest(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(scenarioDigest(b)).toBe(scenarioDigest(a));
+    expect(scenarioDigest({ ...a, name: "u" })).not.toBe(scenarioDigest(a));
+  });
+});

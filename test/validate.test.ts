@@ -1,0 +1,163 @@
+/**
+ * `apptwin validate` run for real (node bin/run.js, the compiled dist/): each
+ * bad fixture prints its exact message and exits 2, good ones exit 0, a
+ * directory lists what it skipped and why, `--json` has the documented shape.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const bin = join(root, "bin", "run.js");
+const fixtures = join(root, "test", "fixtures", "scenarios");
+const run = (...args: string[]) =>
+  spawnSync(process.execPath, [bin, "validate", ...args], { encoding: "utf8", cwd: root });
+
+const DECLARE = 'declare a secret in "secrets" and reference it as { "secret": "<id>" }';
+/** One mistake per file, and the one message each must print. */
+const EXPECTED: Record<string, string> = {
+  "bearer-literal.json": `bearer-literal.json: steps[6].headers.authorization holds an inline credential (a "Bearer …" value); ${DECLARE}`,
+  "crlf-in-header-value.json":
+    "crlf-in-header-value.json: steps[6].headers.x-note holds a CR, LF or NUL character; a header value is one line",
+  "duplicate-step-id.json":
+    'duplicate-step-id.json: steps[4].step_id "submit" is already the step_id of steps[3]; every step_id must be unique',
+  "first-step-not-navigate.json":
+    'first-step-not-navigate.json: steps[0].action is "fill", but the first step must be a navigate (e.g. { "step_id": "open", "action": "navigate", "path": "/" })',
+  "inline-password.json": `inline-password.json: steps[2].value is a literal value for the credential-named target "label=Password"; ${DECLARE}`,
+  "misspelt-role.json":
+    'misspelt-role.json: steps[3].target names the role "buton", which is not an ARIA role (e.g. button, link, textbox)',
+  "path-to-other-origin.json":
+    'path-to-other-origin.json: steps[6].path resolves to http://evil.example, not the start origin http://127.0.0.1:4010; a step only reaches the start origin (got "//evil.example/api/items")',
+  "query-in-path.json":
+    'query-in-path.json: steps[6].path must not hold "?" or "#"; put query parameters in "query": [{ "name": …, "value": … }] (got "/api/items?done=true")',
+  "redirect-status.json":
+    "redirect-status.json: steps[5].expected_status[1] is 302, which can never match: request steps do not follow redirects (expect the status the server answers, or leave expected_status out to accept any 2xx)",
+  "repeated-header.json":
+    'repeated-header.json: steps[6].headers.accept repeats the header "Accept" (header names are case-insensitive); keep one',
+  "undeclared-secret.json":
+    'undeclared-secret.json: steps[2].value.secret references the secret "pasword", which is not declared (declared: password); add { "id": "pasword", "env": "<ENV_VAR>" } to "secrets"',
+  "unknown-field.json":
+    'unknown-field.json: steps[3] has an unknown field "tagret" (valid fields for a click step: step_id, action, target, timeout_ms, description); did you mean "target"?',
+  "user-agent-header.json":
+    "user-agent-header.json: steps[6].headers.User-Agent cannot be set: a request step sends the browser's own User-Agent; remove it",
+};
+
+const temp = mkdtempSync(join(tmpdir(), "apptwin-validate-"));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+describe("apptwin validate", () => {
+  it("prints the exact message of every bad fixture, one per file, and exits 2 (--json)", () => {
+    const r = run("test/fixtures/scenarios/bad", "--json");
+    expect(r.status).toBe(2);
+    const report = JSON.parse(r.stdout) as {
+      valid: boolean;
+      files: { file: string; valid: boolean; issues: { code: string; path: string; message: string }[] }[];
+      skipped: unknown[];
+    };
+    expect(report.valid).toBe(false);
+    expect(report.skipped).toEqual([]);
+    expect(report.files.map((f) => f.file)).toEqual(
+      Object.keys(EXPECTED)
+        .sort()
+        .map((n) => join("test/fixtures/scenarios/bad", n)),
+    );
+    for (const f of report.files) {
+      const name = f.file.split("/").pop()!;
+      expect(f.valid, name).toBe(false);
+      expect(
+        f.issues.map((i) => i.message),
+        name,
+      ).toEqual([EXPECTED[name]]);
+    }
+    expect(report.files[0]!.issues[0]).toEqual({
+      code: "inline_credential",
+      path: "steps[6].headers.authorization",
+      message: EXPECTED["bearer-literal.json"],
+    });
+  });
+
+  it("prints each error of a single bad file for people, and exits 2", () => {
+    const r = run("test/fixtures/scenarios/bad/misspelt-role.json");
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe(
+      `✗ test/fixtures/scenarios/bad/misspelt-role.json\n  - ${EXPECTED["misspelt-role.json"]}\n1 file: 1 invalid, 1 problem\n`,
+    );
+  });
+
+  it("exits 0 on the good fixtures and the items example", () => {
+    const r = run("test/fixtures/scenarios/good");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      "✓ test/fixtures/scenarios/good/contract-example.json\n✓ test/fixtures/scenarios/good/every-action.json\n2 files valid\n",
+    );
+    const e = run("examples/items.scenario.json", "--json");
+    expect(e.status).toBe(0);
+    expect(JSON.parse(e.stdout)).toEqual({
+      valid: true,
+      files: [{ file: "examples/items.scenario.json", valid: true, issues: [] }],
+      skipped: [],
+    });
+  });
+
+  it("reads a directory in name order and lists every skipped entry with its reason", () => {
+    const dir = join(temp, "scenarios");
+    mkdirSync(join(dir, "nested"), { recursive: true });
+    copyFileSync(join(fixtures, "good", "every-action.json"), join(dir, "b.json"));
+    copyFileSync(join(fixtures, "bad", "misspelt-role.json"), join(dir, "a.json"));
+    writeFileSync(join(dir, "notes.txt"), "not a scenario\n");
+    writeFileSync(join(temp, "outside.json"), "{}\n");
+    symlinkSync(join(temp, "outside.json"), join(dir, "c-outside.json"));
+    symlinkSync(join(dir, "b.json"), join(dir, "d-inside.json"));
+    symlinkSync(join(dir, "missing.json"), join(dir, "e-broken.json"));
+    const r = run(dir);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe(
+      [
+        `✗ ${dir}/a.json`,
+        `  - a.json: steps[3].target names the role "buton", which is not an ARIA role (e.g. button, link, textbox)`,
+        `✓ ${dir}/b.json`,
+        `✓ ${dir}/d-inside.json`,
+        `- skipped c-outside.json: a symbolic link leading outside the directory (to ${join(temp, "outside.json")})`,
+        "- skipped e-broken.json: a broken symbolic link",
+        "- skipped nested: a directory (subdirectories are not read)",
+        "- skipped notes.txt: not a .json file",
+        "3 files: 1 invalid, 1 problem",
+        "",
+      ].join("\n"),
+    );
+    const j = JSON.parse(run(dir, "--json").stdout) as { skipped: { name: string; reason: string }[] };
+    expect(j.skipped.map((s) => s.name)).toEqual(["c-outside.json", "e-broken.json", "nested", "notes.txt"]);
+  });
+
+  it("names a missing path in a clean error, exit 2, in both modes", () => {
+    const missing = join(temp, "nope.json");
+    const r = run(missing);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `Error: ${missing}: no such file or directory; give a scenario .json file or a directory of them\n`,
+    );
+    const j = run(missing, "--json");
+    expect(j.status).toBe(2);
+    expect(JSON.parse(j.stdout)).toEqual({
+      error: {
+        code: "file_not_found",
+        message: `${missing}: no such file or directory; give a scenario .json file or a directory of them`,
+        suggestions: [],
+      },
+    });
+  });
+
+  it("reports JSON syntax errors as a problem of that file", () => {
+    const file = join(temp, "broken.json");
+    writeFileSync(file, '{ "schema_version": 1, }');
+    const r = run(file, "--json");
+    expect(r.status).toBe(2);
+    const issue = (JSON.parse(r.stdout) as { files: { issues: { code: string; message: string }[] }[] })
+      .files[0]!.issues[0]!;
+    expect(issue.code).toBe("invalid_json");
+    expect(issue.message).toMatch(/^broken\.json: the scenario is not valid JSON( at line 1, column \d+)?: /);
+  });
+});
