@@ -1,0 +1,47 @@
+/**
+ * Writes answers to a node:http response: the runtime's TwinResponse, or a
+ * plain JSON value (control plane, errors). HEAD gets the headers only.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TwinResponse } from "../runtime/twin-types.js";
+
+/** Headers never copied from a recorded answer: the twin frames its own bodies. */
+const HOP = new Set(["content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"]);
+
+function finish(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer | null,
+) {
+  if (body !== null) headers["content-length"] = String(body.length);
+  res.writeHead(status, headers);
+  res.end(req.method === "HEAD" || body === null ? undefined : body);
+}
+
+/** Sends a JSON value with a status. */
+export function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown): void {
+  finish(req, res, status, { "content-type": "application/json" }, Buffer.from(JSON.stringify(value)));
+}
+
+/** Sends a runtime answer, with `x-apptwin-served-by` saying how it was produced. */
+export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answer: TwinResponse): void {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(answer.headers))
+    if (!HOP.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
+  headers["x-apptwin-served-by"] = answer.served_by;
+  const b = answer.body;
+  let bytes: Buffer | null = null;
+  if (b?.kind === "json") {
+    bytes = Buffer.from(JSON.stringify(b.value));
+    headers["content-type"] ??= "application/json";
+  } else if (b?.kind === "text") {
+    bytes = Buffer.from(b.text, "utf8");
+    headers["content-type"] = b.content_type;
+  } else if (b?.kind === "base64") {
+    bytes = Buffer.from(b.text, "base64");
+    headers["content-type"] = b.content_type;
+  }
+  finish(req, res, answer.status, headers, bytes);
+}

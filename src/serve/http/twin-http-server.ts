@@ -1,0 +1,138 @@
+/**
+ * The twin on one node:http server: MCP at `/mcp`, the control plane under
+ * `/__apptwin/`, the recorded assets at their own paths (so the app's
+ * frontend runs against the twin), and every other path through the runtime
+ * on the episode named by `x-apptwin-episode` (`default` when absent).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import debug from "debug";
+import { DEFAULT_EPISODE, EpisodeRegistry } from "../episode-registry.js";
+import { McpSessions } from "../mcp/mcp-sessions.js";
+import { handleRequest } from "../runtime/handle-request.js";
+import type { TwinBundle } from "../twin-bundle.js";
+import { AssetFiles } from "./asset-files-io.js";
+import { CONTROL_PREFIX, handleControl, unknownEpisode } from "./control-plane.js";
+import { MAX_BODY_BYTES, parseTwinBody, readBoundedBody } from "./read-body.js";
+import { sendJson, sendTwinResponse } from "./send-response.js";
+
+const log = debug("apptwin:serve");
+
+/** Options of the HTTP twin. */
+export interface TwinServerOptions {
+  /** Largest request body accepted (default 1 MiB); longer gets 413. */
+  maxBodyBytes?: number;
+}
+
+/** A running (or ready to listen) twin server. */
+export interface TwinServer {
+  server: Server;
+  registry: EpisodeRegistry;
+  /** Binds to host:port (port 0: any free port) and resolves the base URL. */
+  listen(port: number, host: string): Promise<string>;
+  /** Closes MCP sessions and the server. */
+  close(): Promise<void>;
+}
+
+function tooLarge(limit: number) {
+  return {
+    error: "too_large",
+    message: `The request body is larger than ${limit} bytes.`,
+    limit_bytes: limit,
+  };
+}
+
+/** Creates the twin's HTTP server for a bundle (nothing is bound until `listen`). */
+export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {}): TwinServer {
+  const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
+  const registry = new EpisodeRegistry(bundle.model, bundle.seed);
+  const assets = new AssetFiles(bundle.manifest.assets, bundle.assetsDir);
+  const mcp = new McpSessions(bundle, registry);
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://twin.invalid");
+    const path = url.pathname;
+    if (path === "/mcp") {
+      let parsed: unknown;
+      if (req.method === "POST") {
+        const read = await readBoundedBody(req, limit);
+        if (read.tooLarge) return sendJson(req, res, 413, tooLarge(limit));
+        const body = parseTwinBody("application/json", read.bytes);
+        parsed = body?.kind === "json" ? body.value : undefined;
+      }
+      return mcp.handle(req, res, parsed);
+    }
+    if (path.startsWith(CONTROL_PREFIX))
+      return handleControl(req, res, path, registry, bundle, assets.paths());
+    const asset = req.method === "GET" || req.method === "HEAD" ? assets.find(path) : undefined;
+    if (asset) {
+      req.resume();
+      const loaded = await assets.load(asset);
+      if (!loaded) {
+        return sendJson(req, res, 404, {
+          error: "asset_unreadable",
+          message: `The recorded asset for ${path} is missing from the bundle or lies outside its assets folder.`,
+        });
+      }
+      res.writeHead(loaded.status, {
+        "content-type": loaded.content_type,
+        "content-length": loaded.bytes.length,
+      });
+      res.end(req.method === "HEAD" ? undefined : loaded.bytes);
+      return;
+    }
+    const episodeId = req.headers["x-apptwin-episode"];
+    const name = typeof episodeId === "string" ? episodeId : DEFAULT_EPISODE;
+    const episode = registry.get(name);
+    if (!episode) {
+      req.resume();
+      return sendJson(req, res, 404, unknownEpisode(registry, name));
+    }
+    const read = await readBoundedBody(req, limit);
+    if (read.tooLarge) return sendJson(req, res, 413, tooLarge(limit));
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+    const answer = handleRequest(bundle.model, episode, {
+      method: req.method ?? "GET",
+      path,
+      query: [...url.searchParams.entries()],
+      headers,
+      body: parseTwinBody(req.headers["content-type"], read.bytes),
+    });
+    if (answer.served_by === "miss" && answer.body?.kind === "json") {
+      (answer.body.value as Record<string, unknown>).assets = assets.paths();
+    }
+    sendTwinResponse(req, res, answer);
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      log("request %s %s failed: %O", req.method, req.url, err);
+      process.stderr.write(
+        `apptwin serve: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`,
+      );
+      if (!res.headersSent)
+        sendJson(req, res, 500, { error: "internal", message: "The twin failed; this is a bug." });
+      else res.destroy();
+    });
+  });
+
+  return {
+    server,
+    registry,
+    listen: (port, host) =>
+      new Promise((resolveUrl, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const { port: bound } = server.address() as AddressInfo;
+          resolveUrl(`http://${host.includes(":") ? `[${host}]` : host}:${bound}`);
+        });
+      }),
+    close: async () => {
+      await mcp.closeAll();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}

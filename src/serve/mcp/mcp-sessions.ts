@@ -1,0 +1,96 @@
+/**
+ * MCP over Streamable HTTP at `/mcp`: one session per client, one episode
+ * per session. A new session's episode is named by its session id, or the
+ * client binds it to an existing episode by sending `x-apptwin-episode` on
+ * the initialize request (create it first over the control plane to pick the
+ * id and PRNG seed, so a run is reproducible).
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import debug from "debug";
+import type { EpisodeRegistry } from "../episode-registry.js";
+import { unknownEpisode } from "../http/control-plane.js";
+import { sendJson } from "../http/send-response.js";
+import type { TwinBundle } from "../twin-bundle.js";
+import { createTwinMcpServer } from "./twin-mcp-server.js";
+
+const log = debug("apptwin:serve");
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  episodeId: string;
+  ownsEpisode: boolean;
+}
+
+/** Routes `/mcp` requests to their session's transport, creating sessions on initialize. */
+export class McpSessions {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(
+    private readonly bundle: TwinBundle,
+    private readonly registry: EpisodeRegistry,
+  ) {}
+
+  /** Handles one request to `/mcp` (body already read and parsed when it was a POST). */
+  async handle(req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
+    const sid = req.headers["mcp-session-id"];
+    if (typeof sid === "string") {
+      const session = this.sessions.get(sid);
+      if (!session) {
+        return sendJson(req, res, 404, {
+          jsonrpc: "2.0",
+          error: {
+            code: -32001,
+            message: `Unknown MCP session "${sid}"; start a new session with initialize.`,
+          },
+          id: null,
+        });
+      }
+      return session.transport.handleRequest(req, res, parsedBody);
+    }
+    if (req.method !== "POST" || !isInitializeRequest(parsedBody)) {
+      return sendJson(req, res, 400, {
+        jsonrpc: "2.0",
+        error: {
+          code: -32000,
+          message: "No mcp-session-id header: the first request of a session must be initialize.",
+        },
+        id: null,
+      });
+    }
+    const asked = req.headers["x-apptwin-episode"];
+    if (typeof asked === "string" && !this.registry.has(asked)) {
+      return sendJson(req, res, 404, unknownEpisode(this.registry, asked));
+    }
+    const id = randomUUID();
+    const ownsEpisode = typeof asked !== "string";
+    const episode = ownsEpisode ? this.registry.create(id) : this.registry.get(asked)!;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      enableJsonResponse: true,
+      onsessioninitialized: (sessionId) => {
+        this.sessions.set(sessionId, { transport, episodeId: episode.id, ownsEpisode });
+        log("mcp session %s on episode %s", sessionId, episode.id);
+      },
+    });
+    transport.onclose = () => this.forget(id);
+    const server = createTwinMcpServer(this.bundle, episode);
+    await server.connect(transport);
+    await transport.handleRequest(req, res, parsedBody);
+    if (!this.sessions.has(id) && ownsEpisode) this.registry.remove(id);
+  }
+
+  private forget(id: string): void {
+    // The episode stays after the session ends, so its state and diff can still be read and graded.
+    this.sessions.delete(id);
+  }
+
+  /** Closes every session. */
+  async closeAll(): Promise<void> {
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(all.map((s) => s.transport.close()));
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The twin's MCP server: one tool per bundle tool, answered from one
+ * episode. Built on the SDK's low-level `Server` so each tool's JSON Schema
+ * input from tools.json is offered exactly as written (no round trip through
+ * zod that could drop formats, enums or descriptions). Side-effect free: it
+ * opens nothing until a transport is connected.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { APPTWIN_VERSION } from "../../version.js";
+import { handleRequest } from "../runtime/handle-request.js";
+import type { Episode, TwinResponse } from "../runtime/twin-types.js";
+import type { TwinBundle } from "../twin-bundle.js";
+import { toolRequest } from "./tool-request.js";
+
+/** The body of an answer as a tool result carries it: JSON as is, text as a string. */
+function resultBody(answer: TwinResponse): unknown {
+  const b = answer.body;
+  if (b === null) return null;
+  return b.kind === "json" ? b.value : b.text;
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Turns a twin answer into a tool result; a miss or a withheld endpoint is an error result with the hint. */
+export function toolResult(answer: TwinResponse): CallToolResult {
+  const structured = { status: answer.status, body: resultBody(answer) };
+  const text = JSON.stringify(structured);
+  const failed = answer.served_by === "miss" || answer.served_by === "withheld";
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: structured,
+    ...(failed ? { isError: true } : {}),
+  };
+}
+
+/** Creates an MCP server offering the bundle's tools against one episode. */
+export function createTwinMcpServer(bundle: TwinBundle, episode: Episode): Server {
+  const server = new Server(
+    { name: `apptwin-${bundle.manifest.name}`, version: APPTWIN_VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions: `Tools of the "${bundle.manifest.name}" twin. Each call acts on your own episode; results are {status, body} as the app would answer.`,
+    },
+  );
+  const byName = new Map(bundle.tools.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: bundle.tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.input_schema as { type: "object" },
+      outputSchema: t.output_schema as { type: "object" },
+      annotations: { title: t.title, ...t.annotations },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      return errorResult(
+        `Unknown tool "${request.params.name}". The tools are: ${[...byName.keys()].join(", ")}.`,
+      );
+    }
+    const built = toolRequest(tool, request.params.arguments ?? {});
+    if ("problems" in built) return errorResult(built.problems.join("\n"));
+    return toolResult(handleRequest(bundle.model, episode, built.request));
+  });
+  return server;
+}

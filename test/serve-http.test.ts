@@ -1,0 +1,179 @@
+/**
+ * The HTTP twin over a real loopback socket (undici fetch): state-backed
+ * reads and writes on the app's own paths, episodes by header, the control
+ * plane, explained misses, bounded bodies and confined assets.
+ */
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fetch } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolsFromModel } from "../src/bundle/tool-definitions.js";
+import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
+import { ITEMS_SEED_STATE, itemsModel } from "../src/serve/testing/items-twin.js";
+import { twinBundle } from "../src/serve/testing/twin-bundle-fixture.js";
+
+let dir: string;
+let twin: TwinServer;
+let base: string;
+const PAGE = "<!doctype html><title>Items</title><ul id=items></ul>";
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "apptwin-serve-"));
+  const assetsDir = join(dir, "assets");
+  await mkdir(assetsDir);
+  await writeFile(join(assetsDir, "00112233aabbccdd.html"), PAGE);
+  await writeFile(join(dir, "secret.txt"), "outside the assets folder");
+  await symlink(join(dir, "secret.txt"), join(assetsDir, "ffeeddccbbaa9988.txt"));
+  const model = itemsModel();
+  const bundle = twinBundle({
+    model,
+    seed: ITEMS_SEED_STATE,
+    tools: toolsFromModel(model),
+    assetsDir,
+    assets: [
+      { path: "/items", file: "assets/00112233aabbccdd.html", content_type: "text/html", status: 200 },
+      { path: "/leak", file: "assets/ffeeddccbbaa9988.txt", content_type: "text/plain", status: 200 },
+    ],
+  });
+  twin = createTwinServer(bundle, { maxBodyBytes: 4096 });
+  base = await twin.listen(0, "127.0.0.1");
+});
+
+afterAll(async () => {
+  await twin?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : null };
+};
+
+describe("HTTP twin", () => {
+  it("serves the recorded page at its own path with its content type", async () => {
+    const res = await fetch(`${base}/items`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html");
+    expect(await res.text()).toBe(PAGE);
+  });
+
+  it("refuses an asset whose file is a symlink leaving the assets folder, and traversal paths", async () => {
+    const leak = await call("GET", "/leak");
+    expect(leak.status).toBe(404);
+    expect(leak.json.message).toBe(
+      "The recorded asset for /leak is missing from the bundle or lies outside its assets folder.",
+    );
+    for (const p of ["/items/../secret.txt", "/%2e%2e/secret.txt", "/assets/..%2Fsecret.txt"]) {
+      const res = await call("GET", p);
+      expect(res.text).not.toContain("outside the assets folder");
+      expect(res.status).toBe(404);
+    }
+  });
+
+  it("runs create → read → update → delete on the default episode", async () => {
+    await call("POST", "/__apptwin/episodes/default/reset");
+    const created = await call("POST", "/api/items", { title: "Milk" });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("x-apptwin-served-by")).toBe("state");
+    expect(created.text).toBe(
+      '{"id":6,"title":"Milk","done":false,"created_at":"2026-03-01T12:00:01.000Z","updated_at":"2026-03-01T12:00:01.000Z"}',
+    );
+    expect((await call("GET", "/api/items/6")).json).toEqual(created.json);
+    const patched = await call("PATCH", "/api/items/6", { done: true });
+    expect(patched.json).toMatchObject({ id: 6, done: true, updated_at: "2026-03-01T12:00:02.000Z" });
+    const deleted = await call("DELETE", "/api/items/6");
+    expect([deleted.status, deleted.text]).toEqual([204, ""]);
+    expect((await call("GET", "/api/items/6")).status).toBe(404);
+    const head = await fetch(`${base}/api/items`, { method: "HEAD" });
+    expect([head.status, await head.text()]).toEqual([200, ""]);
+  });
+
+  it("keeps episodes apart, resets to the seed and diffs exactly the changes", async () => {
+    const made = await call("POST", "/__apptwin/episodes", { id: "alice", seed: 3 });
+    expect([made.status, made.json]).toEqual([201, { id: "alice", seed: 3 }]);
+    expect((await call("POST", "/__apptwin/episodes", { id: "alice" })).json.message).toBe(
+      'Episode "alice" already exists; reset it with POST /__apptwin/episodes/alice/reset or choose another id.',
+    );
+    await call("POST", "/__apptwin/episodes", { id: "bob" });
+    await call("POST", "/api/items", { title: "Alice's" }, { "x-apptwin-episode": "alice" });
+    await call("PUT", "/api/items/1", { title: "Beans", done: true }, { "x-apptwin-episode": "alice" });
+    const bobList = await call("GET", "/api/items", undefined, { "x-apptwin-episode": "bob" });
+    expect(bobList.json.total).toBe(5);
+    const aliceList = await call("GET", "/api/items", undefined, { "x-apptwin-episode": "alice" });
+    expect(aliceList.json.total).toBe(6);
+    const diff = await call("GET", "/__apptwin/episodes/alice/diff");
+    expect(
+      diff.json.changes.map((c: { id: string; kind: string; fields?: string[] }) => [c.id, c.kind, c.fields]),
+    ).toEqual([
+      ["1", "updated", ["done", "title", "updated_at"]],
+      ["6", "created", undefined],
+    ]);
+    await call("POST", "/__apptwin/episodes/alice/reset");
+    expect((await call("GET", "/__apptwin/episodes/alice/state")).json).toEqual(ITEMS_SEED_STATE);
+    expect((await call("GET", "/__apptwin/episodes/alice/diff")).json).toEqual({ id: "alice", changes: [] });
+  });
+
+  it("says how to create an unknown episode", async () => {
+    const res = await call("GET", "/api/items", undefined, { "x-apptwin-episode": "nobody" });
+    expect(res.status).toBe(404);
+    expect(res.json.message).toBe(
+      'No episode "nobody". Create it with POST /__apptwin/episodes and the body {"id":"nobody"}, or leave out x-apptwin-episode to use "default".',
+    );
+  });
+
+  it("explains a miss with the routes, the nearest one and the assets", async () => {
+    const res = await call("GET", "/api/item");
+    expect(res.status).toBe(404);
+    expect(res.json.message).toBe(
+      "No route of this twin serves GET /api/item. The nearest route is GET /api/items.",
+    );
+    expect(res.json.routes).toContain("DELETE /api/items/{id}");
+    expect(res.json.assets).toEqual(["/items", "/leak"]);
+  });
+
+  it("answers a withheld endpoint with 501 and the hint", async () => {
+    const res = await call("POST", "/api/items/archive", {});
+    expect(res.status).toBe(501);
+    expect(res.json.hint).toBe(
+      "After POST /api/items/archive, read GET /api/items back in the same scenario, then rebuild.",
+    );
+  });
+
+  it("refuses a body over the bound with 413", async () => {
+    const res = await call("POST", "/api/items", { title: "x".repeat(5000) });
+    expect(res.status).toBe(413);
+    expect(res.json).toEqual({
+      error: "too_large",
+      message: "The request body is larger than 4096 bytes.",
+      limit_bytes: 4096,
+    });
+  });
+
+  it("parses form bodies", async () => {
+    const res = await fetch(`${base}/api/items`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-apptwin-episode": "bob" },
+      body: "title=From+a+form",
+    });
+    expect(await res.json()).toMatchObject({ title: "From a form", done: false });
+  });
+
+  it("reports health and routes on the control plane", async () => {
+    const health = await call("GET", "/__apptwin/health");
+    expect(health.json).toMatchObject({ status: "ok", name: "items" });
+    const routes = await call("GET", "/__apptwin/routes");
+    expect(routes.json.tools).toContain("get_items");
+    expect(routes.json.tools).not.toContain("post_items_archive");
+    const bad = await call("POST", "/__apptwin/episodes", { id: "../x", seed: 1.5 });
+    expect(bad.json.problems).toEqual([
+      'id must be 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit (got "../x")',
+      "seed must be an integer (got 1.5)",
+    ]);
+  });
+});
