@@ -1,0 +1,120 @@
+/**
+ * Fidelity: replays the API requests of a held-out recording, in order, on a
+ * fresh episode of the twin and compares each answer with the real app's
+ * (status, then body up to clock fields, redaction markers and the ids each
+ * side assigned). The match rate per tool is how a twin is judged.
+ */
+import type { Evidence } from "../evidence/evidence-schema.js";
+import { type ApiRecord, selectApiRecords } from "../learn/api-records.js";
+import type { Model, SeedState } from "../learn/model-schema.js";
+import { createEpisode, handleRequest, type TwinResponse } from "../serve/runtime/index.js";
+import { matchRoute } from "../serve/runtime/route-table.js";
+import { compareValues, type FieldDifference } from "./compare-values.js";
+import { IdMap } from "./id-map.js";
+import { requestLabel, twinRequestFor } from "./twin-request.js";
+
+/** One held-out request and whether the twin answered it like the app. */
+export interface FidelityResult {
+  /** Index of the record in the held-out evidence. */
+  index: number;
+  tool: string;
+  request: string;
+  served_by: TwinResponse["served_by"];
+  status: { expected: number; got: number };
+  matched: boolean;
+  differences: FieldDifference[];
+}
+
+/** The whole comparison: overall and per-tool match rates, every result, and the first differences. */
+export interface FidelityReport {
+  evidence_id: string;
+  requests: number;
+  matched: number;
+  /** matched / requests, 0 when there was nothing to compare. */
+  score: number;
+  tools: { tool: string; requests: number; matched: number; score: number }[];
+  results: FidelityResult[];
+  /** The first differences in request order, each with its tool and request. */
+  differences: (FieldDifference & { index: number; tool: string; request: string })[];
+}
+
+/** The tool name for requests no route of the model serves. */
+export const NO_ROUTE = "(no route)";
+
+function compareBody(rec: ApiRecord, res: TwinResponse, ids: IdMap, out: FieldDifference[]): void {
+  const got = res.body;
+  const exp = rec.response;
+  if (exp.kind === "none") {
+    const empty = got === null || (got.kind !== "json" && got.text === "");
+    if (!empty) out.push({ field: "body", expected: null, got: got.kind === "json" ? got.value : got.text });
+    return;
+  }
+  if (exp.kind === "json" || exp.kind === "form") {
+    if (got?.kind !== "json") {
+      out.push({ field: "body", expected: exp.value, got: got === null ? null : got.text });
+      return;
+    }
+    const writes = rec.method !== "GET" && rec.method !== "HEAD";
+    // Generated string ids (UUIDs) are paired before comparing; a different integer is a real difference.
+    if (writes) ids.learn(exp.value, got.value, "strings");
+    compareValues(exp.value, got.value, "body", ids, out);
+    if (writes) ids.learn(exp.value, got.value, "numbers");
+    return;
+  }
+  const text = rec.record.response?.body?.text ?? "";
+  const gotText = got === null ? "" : got.kind === "json" ? JSON.stringify(got.value) : got.text;
+  if (text !== gotText) out.push({ field: "body", expected: text, got: gotText });
+}
+
+/** Runs the held-out evidence against a fresh episode of the model and scores each answer. */
+export function runFidelity(input: {
+  model: Model;
+  seed: SeedState;
+  heldout: Evidence;
+  maxDifferences?: number;
+}): FidelityReport {
+  const { model, seed, heldout } = input;
+  const max = input.maxDifferences ?? 20;
+  const episode = createEpisode(model, seed, { episodeId: "fidelity" });
+  const ids = new IdMap();
+  const results: FidelityResult[] = [];
+  for (const rec of selectApiRecords(heldout).api) {
+    const req = twinRequestFor(rec, ids);
+    const tool = matchRoute(model, req.method, req.path)?.route.endpoint.tool_name ?? NO_ROUTE;
+    const res = handleRequest(model, episode, req);
+    const differences: FieldDifference[] = [];
+    if (res.status !== rec.status)
+      differences.push({ field: "status", expected: rec.status, got: res.status });
+    else compareBody(rec, res, ids, differences);
+    results.push({
+      index: rec.index,
+      tool,
+      request: requestLabel(rec),
+      served_by: res.served_by,
+      status: { expected: rec.status, got: res.status },
+      matched: differences.length === 0,
+      differences,
+    });
+  }
+  const byTool = new Map<string, { requests: number; matched: number }>();
+  for (const r of results) {
+    const t = byTool.get(r.tool) ?? { requests: 0, matched: 0 };
+    t.requests++;
+    if (r.matched) t.matched++;
+    byTool.set(r.tool, t);
+  }
+  const matched = results.filter((r) => r.matched).length;
+  return {
+    evidence_id: heldout.evidence_id,
+    requests: results.length,
+    matched,
+    score: results.length === 0 ? 0 : matched / results.length,
+    tools: [...byTool]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([tool, t]) => ({ tool, ...t, score: t.matched / t.requests })),
+    results,
+    differences: results
+      .flatMap((r) => r.differences.map((d) => ({ index: r.index, tool: r.tool, request: r.request, ...d })))
+      .slice(0, max),
+  };
+}
