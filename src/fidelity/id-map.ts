@@ -48,7 +48,7 @@ export class IdMap {
   learn(real: unknown, twin: unknown, only: "strings" | "numbers", key = "", depth = 0): void {
     if (depth > 8) return;
     if (Array.isArray(real) && Array.isArray(twin)) {
-      real.forEach((r, i) => this.learn(r, twin[i], only, key, depth + 1));
+      for (let i = 0; i < real.length; i++) this.learn(real[i], twin[i], only, key, depth + 1);
       return;
     }
     if (
