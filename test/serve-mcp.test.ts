@@ -1,0 +1,164 @@
+/**
+ * The twin's MCP tools through the SDK's real Client: in memory
+ * (InMemoryTransport) and over Streamable HTTP against a loopback server.
+ * One episode per session; results are structuredContent {status, body}.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { fetch } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolsFromModel } from "../src/bundle/tool-definitions.js";
+import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
+import { createTwinMcpServer } from "../src/serve/mcp/twin-mcp-server.js";
+import { createEpisode } from "../src/serve/runtime/create-episode.js";
+import { ITEMS_SEED_STATE, itemsModel } from "../src/serve/testing/items-twin.js";
+import { twinBundle } from "../src/serve/testing/twin-bundle-fixture.js";
+
+const model = itemsModel();
+const bundle = twinBundle({ model, seed: ITEMS_SEED_STATE, tools: toolsFromModel(model) });
+
+async function inMemoryClient(episodeId: string): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const server = createTwinMcpServer(bundle, createEpisode(model, ITEMS_SEED_STATE, { episodeId }));
+  await server.connect(serverSide);
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** Create → read → update → delete → read, returning each structuredContent. */
+async function crud(client: Client): Promise<unknown[]> {
+  const out: unknown[] = [];
+  const steps: [string, Record<string, unknown>][] = [
+    ["post_items", { body: { title: "Milk" } }],
+    ["get_items_by_id", { id: 6 }],
+    ["patch_items_by_id", { id: 6, body: { done: true } }],
+    ["delete_items_by_id", { id: 6 }],
+    ["get_items_by_id", { id: 6 }],
+    ["get_items", { done: "true", limit: 1 }],
+  ];
+  for (const [name, args] of steps) {
+    const res = await client.callTool({ name, arguments: args });
+    expect(res.isError).toBeUndefined();
+    expect(JSON.parse((res.content as { text: string }[])[0]!.text)).toEqual(res.structuredContent);
+    out.push(res.structuredContent);
+  }
+  return out;
+}
+
+const EXPECTED_CRUD = [
+  {
+    status: 201,
+    body: {
+      id: 6,
+      title: "Milk",
+      done: false,
+      created_at: "2026-03-01T12:00:01.000Z",
+      updated_at: "2026-03-01T12:00:01.000Z",
+    },
+  },
+  {
+    status: 200,
+    body: {
+      id: 6,
+      title: "Milk",
+      done: false,
+      created_at: "2026-03-01T12:00:01.000Z",
+      updated_at: "2026-03-01T12:00:01.000Z",
+    },
+  },
+  {
+    status: 200,
+    body: {
+      id: 6,
+      title: "Milk",
+      done: true,
+      created_at: "2026-03-01T12:00:01.000Z",
+      updated_at: "2026-03-01T12:00:02.000Z",
+    },
+  },
+  { status: 204, body: null },
+  { status: 404, body: { error: "not_found" } },
+  { status: 200, body: { data: [ITEMS_SEED_STATE.collections.items![1]], total: 2 } },
+];
+
+describe("twin MCP server (in memory)", () => {
+  it("lists the bundle's tools with their JSON Schema input and readOnlyHint on reads", async () => {
+    const client = await inMemoryClient("m1");
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(bundle.tools.map((t) => t.name));
+    const getItem = tools.find((t) => t.name === "get_items_by_id")!;
+    expect(getItem.inputSchema).toEqual(bundle.tools.find((t) => t.name === "get_items_by_id")!.input_schema);
+    expect(getItem.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((t) => t.name === "post_items")!.annotations?.readOnlyHint).toBe(false);
+    expect(tools.some((t) => t.name.includes("apptwin") || t.name.includes("reset"))).toBe(false);
+    await client.close();
+  });
+
+  it("runs create → read → update → delete with the app's answers", async () => {
+    const client = await inMemoryClient("m2");
+    expect(await crud(client)).toEqual(EXPECTED_CRUD);
+    await client.close();
+  });
+
+  it("returns a miss as an error result with the hint, and bad arguments all at once", async () => {
+    const client = await inMemoryClient("m3");
+    const miss = await client.callTool({ name: "get_items_summary", arguments: {} });
+    expect(miss.isError).toBe(true);
+    expect(miss.structuredContent).toMatchObject({ status: 404 });
+    const bad = await client.callTool({ name: "patch_items_by_id", arguments: { nope: 1 } });
+    expect(bad.isError).toBe(true);
+    expect((bad.content as { text: string }[])[0]!.text).toBe(
+      'patch_items_by_id: argument "id" is required\npatch_items_by_id: argument "body" is required\npatch_items_by_id: unknown argument "nope" (expected id, body)',
+    );
+    await client.close();
+  });
+});
+
+describe("twin MCP over Streamable HTTP", () => {
+  let twin: TwinServer;
+  let base: string;
+  beforeAll(async () => {
+    twin = createTwinServer(bundle);
+    base = await twin.listen(0, "127.0.0.1");
+  });
+  afterAll(async () => twin?.close());
+
+  async function httpClient(headers: Record<string, string> = {}) {
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(transport);
+    return { client, transport };
+  }
+
+  it("gives each session its own episode, visible in the control plane", async () => {
+    const a = await httpClient();
+    const b = await httpClient();
+    expect(await crud(a.client)).toEqual(EXPECTED_CRUD);
+    const aSession = a.transport.sessionId!;
+    const bSession = b.transport.sessionId!;
+    const episodes = (await (await fetch(`${base}/__apptwin/episodes`)).json()) as { episodes: string[] };
+    expect(episodes.episodes).toEqual(expect.arrayContaining([aSession, bSession, "default"]));
+    const diff = (await (await fetch(`${base}/__apptwin/episodes/${aSession}/diff`)).json()) as {
+      changes: unknown[];
+    };
+    expect(diff.changes).toEqual([]); // created then deleted: back to the seed
+    await a.client.callTool({ name: "post_items", arguments: { body: { title: "Only in A" } } });
+    const bList = await b.client.callTool({ name: "get_items", arguments: {} });
+    expect((bList.structuredContent as { body: { total: number } }).body.total).toBe(5);
+    await a.client.close();
+    await b.client.close();
+  });
+
+  it("binds a session to a named episode given on initialize", async () => {
+    await fetch(`${base}/__apptwin/episodes`, { method: "POST", body: JSON.stringify({ id: "task-1" }) });
+    const { client } = await httpClient({ "x-apptwin-episode": "task-1" });
+    await client.callTool({ name: "delete_items_by_id", arguments: { id: 2 } });
+    const diff = (await (await fetch(`${base}/__apptwin/episodes/task-1/diff`)).json()) as {
+      changes: { id: string; kind: string }[];
+    };
+    expect(diff.changes.map((c) => [c.id, c.kind])).toEqual([["2", "deleted"]]);
+    await client.close();
+  });
+});
