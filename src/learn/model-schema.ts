@@ -88,7 +88,9 @@ export const CollectionSchema = z.strictObject({
   envelope: EnvelopeSchema,
   item_envelope: ItemEnvelopeSchema,
   /** Nested collections: entity[field] equals the value of path param `param` of the parent collection. */
-  parent: z.strictObject({ collection: z.string(), param: z.string(), field: z.string() }).nullable(),
+  parent: z
+    .strictObject({ collection: z.string().nullable(), param: z.string(), field: z.string() })
+    .nullable(),
   list_order: z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("insertion") }),
     z.strictObject({ kind: z.literal("field"), field: z.string(), direction: z.enum(["asc", "desc"]) }),
@@ -192,6 +194,7 @@ export type Endpoint = z.infer<typeof EndpointSchema>;
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 export type ItemEnvelope = z.infer<typeof ItemEnvelopeSchema>;
 export type Collection = z.infer<typeof CollectionSchema>;
+export type CannedResponse = z.infer<typeof CannedResponseSchema>;
 export type FieldRule = z.infer<typeof FieldRuleSchema>;
 export type WriteResponse = z.infer<typeof WriteResponseSchema>;
 export type WriteRule = z.infer<typeof WriteRuleSchema>;

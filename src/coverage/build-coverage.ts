@@ -1,0 +1,105 @@
+/**
+ * Builds the coverage report from what learning found: status, reads
+ * (state-backed and replayed, per tool), writes served and withheld with
+ * reason and hint, warnings with pointers into the evidence, and the single
+ * next thing to do.
+ */
+import type { Evidence } from "../evidence/evidence-schema.js";
+import { type Learned, learn } from "../learn/learn.js";
+import type { Model, SeedState, WithheldReason } from "../learn/model-schema.js";
+import { COVERAGE_SCHEMA_VERSION, type Coverage, type CoverageWarning } from "./coverage-schema.js";
+
+/** The fix order of withheld reasons: the gap a re-recording closes most surely comes first. */
+const NEXT_ORDER: WithheldReason[] = [
+  "not_read_back",
+  "no_collection",
+  "failed_status",
+  "untimed_capture",
+  "unsupported_body",
+  "read_back_disagrees",
+  "conflicting_observations",
+  "unexplained_field",
+];
+
+/** The hint given when the evidence holds nothing learnable. */
+export const EMPTY_HINT =
+  "Nothing to learn: the evidence has no API records (XHR/fetch reads or writes on the app's origin). Record steps that load the app's data, or request steps on its API, then run apptwin coverage again";
+
+/** `/records/12/response/body` → `records[12].response.body`. */
+export function pointerToPath(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce(
+      (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === "" ? part : `${acc}.${part}`),
+      "",
+    );
+}
+
+/** The coverage report of a learned model. */
+export function buildCoverage(learned: Learned): Coverage {
+  const { model, seed } = learned;
+  const reads = model.endpoints
+    .filter((e) => e.serving !== "withheld" && (e.method === "GET" || e.method === "HEAD"))
+    .map((e) => ({
+      tool_name: e.tool_name,
+      method: e.method,
+      template: e.template,
+      serving: e.serving as "state" | "replay",
+      collection: e.collection,
+      observations: e.observations,
+      explain: e.explain,
+    }));
+  const writes = model.endpoints.filter((e) => e.method !== "GET" && e.method !== "HEAD");
+  const served = writes
+    .filter((e) => e.serving === "state")
+    .map((e) => ({
+      tool_name: e.tool_name,
+      method: e.method,
+      template: e.template,
+      collection: e.collection,
+      observations: e.observations,
+      explain: e.explain,
+    }));
+  const withheld = writes
+    .filter((e) => e.withheld !== null)
+    .map((e) => ({
+      tool_name: e.tool_name,
+      method: e.method,
+      template: e.template,
+      collection: e.collection,
+      observations: e.observations,
+      reason: e.withheld!.reason,
+      hint: e.withheld!.hint,
+    }));
+  const warnings: CoverageWarning[] = learned.warnings.map((w) => ({
+    code: w.code,
+    message: w.message,
+    pointer: w.pointer,
+    path: w.pointer === null ? null : pointerToPath(w.pointer),
+  }));
+  const status = model.endpoints.length === 0 ? "empty" : withheld.length > 0 ? "partial" : "complete";
+  const first = [...withheld].sort((a, b) => NEXT_ORDER.indexOf(a.reason) - NEXT_ORDER.indexOf(b.reason))[0];
+  return {
+    schema_version: COVERAGE_SCHEMA_VERSION,
+    status,
+    app_origin: model.app_origin,
+    counts: learned.counts,
+    collections: model.collections.map((c) => ({
+      name: c.name,
+      id_field: c.id_field,
+      entities: seed.collections[c.name]?.length ?? 0,
+    })),
+    reads,
+    writes: { served, withheld },
+    warnings,
+    next: status === "empty" ? EMPTY_HINT : first ? first.hint : null,
+  };
+}
+
+/** Learns from evidence and reports coverage: the top-level pure entry of learn + coverage. */
+export function learnModel(evidence: Evidence): { model: Model; seed: SeedState; coverage: Coverage } {
+  const learned = learn(evidence);
+  return { model: learned.model, seed: learned.seed, coverage: buildCoverage(learned) };
+}

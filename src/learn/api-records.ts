@@ -1,0 +1,192 @@
+/**
+ * Picks the records learning uses out of an Evidence: app-origin API
+ * transactions with a response (XHR/fetch, any non-GET, or a request step),
+ * with bodies parsed once. Assets and failures are counted, not learned;
+ * truncated and non-JSON API answers become warnings, never crashes.
+ */
+import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
+import { isRedactionMarker } from "./value-kinds.js";
+
+/** A parsed body: JSON, a url-encoded form (object of strings), none, or something learning cannot read. */
+export type ParsedBody =
+  | { kind: "json"; value: unknown }
+  | { kind: "form"; value: Record<string, string> }
+  | { kind: "none" }
+  | { kind: "unsupported"; mime: string | null }
+  | { kind: "truncated" };
+
+/** One API transaction, ready for learning. */
+export interface ApiRecord {
+  /** Index into `evidence.records` (for pointers). */
+  index: number;
+  record: EvidenceRecord;
+  method: string;
+  /** Decoded path segments, without empty ones. */
+  segments: string[];
+  /** Query entries in order. */
+  query: [string, string][];
+  /** The raw path + query as sent, e.g. `/api/items?done=true`. */
+  pathAndQuery: string;
+  time: number | null;
+  status: number;
+  contentType: string | null;
+  request: ParsedBody;
+  response: ParsedBody;
+}
+
+/** A warning found while reading records, with a JSON pointer into the evidence. */
+export interface LearnWarning {
+  code: string;
+  message: string;
+  pointer: string | null;
+}
+
+const ASSET_TYPES = new Set(["document", "script", "stylesheet", "image", "font", "media", "manifest"]);
+
+function header(headers: { name: string; value: string }[], name: string): string | null {
+  for (const h of headers) if (h.name.toLowerCase() === name) return h.value;
+  return null;
+}
+
+/** Parses a body by its declared type: JSON (by mime or by shape), url-encoded form, or unsupported. */
+export function parseBody(body: Body | null, contentType: string | null): ParsedBody {
+  if (body === null || (body.text === "" && body.size === 0)) return { kind: "none" };
+  if (body.truncated) return { kind: "truncated" };
+  const mime = (contentType ?? body.mime_type ?? "").split(";")[0]!.trim().toLowerCase();
+  if (body.encoding === "utf8" && mime === "application/x-www-form-urlencoded") {
+    const value: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(body.text)) value[k] = v;
+    return { kind: "form", value };
+  }
+  if (body.encoding === "utf8" && (mime === "" || mime.includes("json") || mime.startsWith("text/plain"))) {
+    try {
+      return { kind: "json", value: JSON.parse(body.text) };
+    } catch {
+      return { kind: "unsupported", mime: mime || null };
+    }
+  }
+  return { kind: "unsupported", mime: mime || null };
+}
+
+/** Splits the evidence into API records (learned), asset and ignored counts, and warnings. */
+export function selectApiRecords(evidence: Evidence): {
+  api: ApiRecord[];
+  assets: number;
+  ignored: number;
+  warnings: LearnWarning[];
+} {
+  const api: ApiRecord[] = [];
+  const warnings: LearnWarning[] = [];
+  let assets = 0;
+  let ignored = 0;
+  const seenMarkers = new Set<string>();
+  evidence.records.forEach((record, index) => {
+    let url: URL;
+    try {
+      url = new URL(record.request.url);
+    } catch {
+      ignored++;
+      return;
+    }
+    const method = record.request.method.toUpperCase();
+    const isApi =
+      record.resource_type === "xhr" ||
+      record.resource_type === "fetch" ||
+      record.initiator === "request-step" ||
+      (method !== "GET" && method !== "HEAD");
+    if (url.origin !== evidence.app_origin || record.response === null || record.failure !== null) {
+      ignored++;
+      return;
+    }
+    const isRead = method === "GET" || method === "HEAD";
+    if (isRead && ASSET_TYPES.has(record.resource_type) && record.initiator === "page") {
+      assets++;
+      return;
+    }
+    if (!isApi) {
+      ignored++;
+      return;
+    }
+    const reqType = header(record.request.headers, "content-type");
+    const resType = header(record.response.headers, "content-type");
+    const request = parseBody(record.request.body, reqType);
+    const response = parseBody(record.response.body, resType);
+    const at = `/records/${index}`;
+    if (request.kind === "truncated")
+      warnings.push({
+        code: "truncated_body",
+        message: "request body was truncated",
+        pointer: `${at}/request/body`,
+      });
+    if (response.kind === "truncated")
+      warnings.push({
+        code: "truncated_body",
+        message: "response body was truncated",
+        pointer: `${at}/response/body`,
+      });
+    if (response.kind === "unsupported" && record.response.body?.encoding === "utf8")
+      warnings.push({
+        code: "non_json_response",
+        message: `${method} ${url.pathname} answered ${response.mime ?? "an untyped body"} that is not JSON`,
+        pointer: `${at}/response/body`,
+      });
+    for (const side of ["request", "response"] as const) {
+      const parsed = side === "request" ? request : response;
+      if (parsed.kind === "json" || parsed.kind === "form")
+        noteMarkers(parsed.value, `${at}/${side}/body`, `${side}:`, seenMarkers, warnings);
+    }
+    api.push({
+      index,
+      record,
+      method,
+      segments: url.pathname
+        .split("/")
+        .filter((s) => s !== "")
+        .map(safeDecode),
+      query: [...url.searchParams.entries()],
+      pathAndQuery: url.pathname + url.search,
+      time: record.started_at,
+      status: record.response.status,
+      contentType: resType,
+      request,
+      response,
+    });
+  });
+  return { api, assets, ignored, warnings };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Notes every redacted field (one warning per field) so nothing is learned from a marker silently. */
+function noteMarkers(
+  value: unknown,
+  pointer: string,
+  scope: string,
+  seen: Set<string>,
+  out: LearnWarning[],
+  depth = 0,
+): void {
+  if (depth > 3 || value === null || typeof value !== "object" || Array.isArray(value)) return;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const p = `${pointer}/${escapePointer(k)}`;
+    if (isRedactionMarker(v)) {
+      if (seen.has(scope + k)) continue;
+      seen.add(scope + k);
+      out.push({
+        code: "redacted_field",
+        message: `field "${k}" is redacted (${v}); it is never learned as a value`,
+        pointer: p,
+      });
+    } else noteMarkers(v, p, `${scope}${k}/`, seen, out, depth + 1);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The simulated state of one collection while learning walks the recording
+ * in time order: present entities by id, each scope's list order (the app's
+ * own order at its last full list, then entities first seen later), every id
+ * ever seen and the highest integer id. Seed state is its final snapshot.
+ */
+import type { FoundCollection } from "./collections.js";
+import type { Entity } from "./model-schema.js";
+
+/** Simulated state of one collection. */
+export class CollectionState {
+  readonly col: FoundCollection;
+  readonly entities = new Map<string, Entity>();
+  /** Scope (parent value, or "") → ids in list order. */
+  readonly scopes = new Map<string, string[]>();
+  readonly listedScopes = new Set<string>();
+  readonly everSeen = new Set<string>();
+  maxInt: number | null = null;
+  /** Remaining list-order candidates: "insertion", "field:<name>:asc|desc". */
+  orderCandidates: Set<string> | null = null;
+
+  constructor(col: FoundCollection) {
+    this.col = col;
+  }
+
+  /** The id of an entity as a string, or null when it has none. */
+  idOf(e: Entity): string | null {
+    const v = e[this.col.idField];
+    return typeof v === "string" || typeof v === "number" ? String(v) : null;
+  }
+
+  /** The scope of an entity: its parent field's value, or "" for top-level collections. */
+  scopeOf(e: Entity): string {
+    return this.col.parent ? String(e[this.col.parent.field]) : "";
+  }
+
+  /** Notes an id as seen (for fresh-id checks and the id sequence). */
+  noteId(value: unknown): void {
+    if (typeof value === "number" && Number.isInteger(value))
+      this.maxInt = Math.max(this.maxInt ?? value, value);
+    if (typeof value === "string" || typeof value === "number") this.everSeen.add(String(value));
+  }
+
+  /** Inserts or refreshes an entity; new ones join the end of their scope. */
+  upsert(e: Entity): void {
+    const id = this.idOf(e);
+    if (id === null) return;
+    this.noteId(e[this.col.idField]);
+    const scope = this.scopeOf(e);
+    if (!this.entities.has(id)) {
+      let order = this.scopes.get(scope);
+      if (!order) {
+        order = [];
+        this.scopes.set(scope, order);
+      }
+      order.push(id);
+    }
+    this.entities.set(id, e);
+  }
+
+  /** Removes an entity (an item read answered 404, or a full list left it out). */
+  remove(id: string): void {
+    const e = this.entities.get(id);
+    if (!e) return;
+    this.entities.delete(id);
+    const order = this.scopes.get(this.scopeOf(e));
+    const at = order ? order.indexOf(id) : -1;
+    if (order && at >= 0) order.splice(at, 1);
+  }
+
+  /** The scope's entities in list order. */
+  list(scope: string): Entity[] {
+    return (this.scopes.get(scope) ?? []).map((id) => this.entities.get(id)!).filter(Boolean);
+  }
+
+  /** Applies a full list of a scope; returns the ids that disappeared from it. */
+  applyFullList(scope: string, listed: Entity[]): string[] {
+    const before = this.scopes.get(scope) ?? [];
+    const ids = listed.map((e) => this.idOf(e)).filter((id): id is string => id !== null);
+    this.checkOrder(before, ids, listed);
+    const keep = new Set(ids);
+    const gone = before.filter((id) => !keep.has(id));
+    for (const id of gone) this.entities.delete(id);
+    for (const e of listed) {
+      const id = this.idOf(e);
+      if (id === null) continue;
+      this.noteId(e[this.col.idField]);
+      const old = this.entities.get(id);
+      if (old && this.scopeOf(old) !== scope) this.remove(id);
+      this.entities.set(id, e);
+    }
+    this.scopes.set(scope, ids);
+    this.listedScopes.add(scope);
+    return gone;
+  }
+
+  private checkOrder(before: string[], ids: string[], listed: Entity[]): void {
+    if (!this.orderCandidates) {
+      const fields = Object.keys(listed[0] ?? {}).filter((k) => listed.every((e) => isScalar(e[k])));
+      this.orderCandidates = new Set([
+        "insertion",
+        ...fields.flatMap((f) => [`field:${f}:asc`, `field:${f}:desc`]),
+      ]);
+    }
+    if (listed.length < 2) return;
+    const old = new Set(before);
+    const kept = ids.filter((id) => old.has(id));
+    const keptSet = new Set(kept);
+    const beforeKept = before.filter((id) => keptSet.has(id));
+    const insertionOk =
+      kept.every((id, i) => id === beforeKept[i]) && ids.slice(0, kept.length).every((id) => old.has(id));
+    for (const c of [...this.orderCandidates]) {
+      if (c === "insertion") {
+        if (!insertionOk) this.orderCandidates.delete(c);
+        continue;
+      }
+      const [, field, dir] = c.split(":") as [string, string, string];
+      for (let i = 1; i < listed.length; i++) {
+        const cmp = compare(listed[i - 1]![field], listed[i]![field]);
+        if ((dir === "asc" && cmp > 0) || (dir === "desc" && cmp < 0)) {
+          this.orderCandidates.delete(c);
+          break;
+        }
+      }
+    }
+  }
+}
+
+function isScalar(v: unknown): boolean {
+  return typeof v === "string" || typeof v === "number";
+}
+
+/** Orders two scalars (numbers numerically, strings by code point). */
+export function compare(a: unknown, b: unknown): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}

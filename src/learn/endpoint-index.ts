@@ -1,0 +1,84 @@
+/**
+ * Groups API records into endpoints (method + path template), each record
+ * with its path parameter values, and names each endpoint's tool. Records are
+ * indexed once here so later passes never rescan the evidence.
+ */
+import type { ApiRecord } from "./api-records.js";
+import { buildTemplater, toolName, uniqueToolNames } from "./path-template.js";
+
+/** An API record placed in its endpoint, with its path parameter values by name. */
+export interface Observation extends ApiRecord {
+  endpoint: EndpointGroup;
+  pathParams: Record<string, string>;
+}
+
+/** Every observation of one method + template, in evidence order. */
+export interface EndpointGroup {
+  key: string;
+  method: string;
+  template: string;
+  literals: (string | null)[];
+  params: string[];
+  toolName: string;
+  observations: Observation[];
+}
+
+const ID_KEY = /^(id|uuid|slug|key|_id)$|_id$|[a-z]Id$/;
+
+/** Collects string/number values of id-like keys (`id`, `*_id`, `*Id`, `uuid`, `slug`) in a JSON value. */
+export function collectIdValues(value: unknown, out: Set<string>, depth = 0): void {
+  if (depth > 6 || value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectIdValues(item, out, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if ((typeof v === "string" || typeof v === "number") && ID_KEY.test(k)) out.add(String(v));
+    else if (v !== null && typeof v === "object") collectIdValues(v, out, depth + 1);
+  }
+}
+
+/** Places every record in its endpoint; endpoints come back sorted by tool name. */
+export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; observations: Observation[] } {
+  const idValues = new Set<string>();
+  const paths = new Map<string, string[]>();
+  for (const rec of api) {
+    if (rec.response.kind === "json") collectIdValues(rec.response.value, idValues);
+    if (rec.request.kind === "json") collectIdValues(rec.request.value, idValues);
+    paths.set(rec.segments.join("/"), rec.segments);
+  }
+  const templater = buildTemplater(paths.values(), idValues);
+  const byKey = new Map<string, EndpointGroup>();
+  const observations: Observation[] = [];
+  for (const rec of api) {
+    const t = templater(rec.segments);
+    const key = `${t.template} ${rec.method}`;
+    let group = byKey.get(key);
+    if (!group) {
+      group = {
+        key,
+        method: rec.method,
+        template: t.template,
+        literals: t.literals,
+        params: t.params,
+        toolName: toolName(rec.method, t.literals, t.params),
+        observations: [],
+      };
+      byKey.set(key, group);
+    }
+    const pathParams: Record<string, string> = {};
+    let p = 0;
+    t.literals.forEach((lit, i) => {
+      if (lit === null) pathParams[t.params[p++]!] = rec.segments[i]!;
+    });
+    const obs: Observation = { ...rec, endpoint: group, pathParams };
+    group.observations.push(obs);
+    observations.push(obs);
+  }
+  const names = uniqueToolNames([...byKey.values()].map((g) => ({ key: g.key, name: g.toolName })));
+  for (const g of byKey.values()) g.toolName = names.get(g.key)!;
+  const groups = [...byKey.values()].sort((a, b) =>
+    a.toolName < b.toolName ? -1 : a.toolName > b.toolName ? 1 : 0,
+  );
+  return { groups, observations };
+}

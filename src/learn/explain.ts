@@ -1,0 +1,69 @@
+/**
+ * One plain sentence per learned rule, for people and agents reading a model
+ * or a coverage report. Texts are part of the API: tests assert them.
+ */
+import type { Collection, FieldRule, WriteRule } from "./model-schema.js";
+import { singular } from "./value-kinds.js";
+
+const TIME = { iso: "an ISO 8601 time", epoch_ms: "epoch milliseconds", epoch_s: "epoch seconds" } as const;
+
+/** The sentence explaining how one field gets its value. */
+export function explainRule(rule: FieldRule): string {
+  switch (rule.kind) {
+    case "from_request": {
+      const other =
+        rule.otherwise.kind === "constant"
+          ? `, or ${JSON.stringify(rule.otherwise.value)} when the request has none`
+          : rule.otherwise.kind === "keep"
+            ? ", or kept as it was when the request has none"
+            : "";
+      return `taken from the request body at ${rule.pointer}${other}`;
+    }
+    case "id_sequence":
+      return `the next integer id (from ${rule.start}, step ${rule.step}), after the highest ever seen`;
+    case "uuid":
+      return "a fresh UUID";
+    case "clock":
+      return `the episode clock, as ${TIME[rule.format]}`;
+    case "constant":
+      return `always ${JSON.stringify(rule.value)}`;
+    case "copy":
+      return `a copy of field "${rule.from}"`;
+    case "path_param":
+      return `the path parameter {${rule.name}}`;
+    case "keep":
+      return "kept as it was";
+  }
+}
+
+/** The sentence explaining a served write. */
+export function explainWrite(rule: WriteRule, method: string, template: string): string {
+  const verb = { create: "creates", replace: "replaces", merge: "updates", delete: "deletes" }[rule.kind];
+  const fields = rule.fields.map((f) => `${f.field}: ${explainRule(f.rule)}`).join("; ");
+  const answer =
+    rule.response.kind === "empty"
+      ? "no body"
+      : rule.response.kind === "entity"
+        ? "the entity"
+        : rule.response.kind === "wrapped"
+          ? `the entity under "${rule.response.key}"`
+          : "a fixed body with entity fields";
+  return `${method} ${template} ${verb} one ${singular(rule.collection)} and answers ${rule.status} with ${answer}${fields ? ` (${fields})` : ""}.`;
+}
+
+/** The sentence explaining a collection. */
+export function explainCollection(c: Omit<Collection, "explain">): string {
+  const order =
+    c.list_order.kind === "insertion"
+      ? "in insertion order"
+      : `ordered by ${c.list_order.field} ${c.list_order.direction}`;
+  const env =
+    c.envelope.kind === "bare"
+      ? "a bare array"
+      : `an object with the entities under "${c.envelope.items_key}"`;
+  const parent = c.parent ? `, nested under {${c.parent.param}} (field ${c.parent.field})` : "";
+  const filters =
+    c.filters.length > 0 ? `; filters: ${c.filters.map((f) => `${f.param}=${f.field}`).join(", ")}` : "";
+  const page = c.pagination ? `; pagination: ${c.pagination.limit_param}/${c.pagination.offset_param}` : "";
+  return `Collection ${c.name}, identified by ${c.id_field}, listed as ${env} ${order}${parent}${filters}${page}.`;
+}

@@ -1,0 +1,145 @@
+/**
+ * Explains each field of a written entity by a rule that holds in every
+ * confirmed observation: from the request, a path parameter, an id sequence,
+ * a fresh UUID, the clock, the old value, a copy of another field, or a
+ * constant. A field no rule explains makes the write withheld.
+ */
+import type { Entity, FieldRule } from "./model-schema.js";
+import { isRedactionMarker, isUuid, looksRandom, readTime } from "./value-kinds.js";
+
+/** What one observation offers to explain the fields of its entity. */
+export interface FieldContext {
+  entity: Entity;
+  request: Record<string, unknown> | null;
+  /** Form bodies carry strings: compare loosely. */
+  loose: boolean;
+  pathParams: Record<string, string>;
+  pre: Entity | null;
+  time: number | null;
+  maxIntBefore: number | null;
+  idSeenBefore: boolean;
+  idField: string;
+  create: boolean;
+}
+
+/** The rule of a field, or why none holds. */
+export type FieldVerdict =
+  | { ok: true; rule: FieldRule }
+  | { ok: false; reason: "unexplained_field" | "untimed_capture" | "conflicting_observations" };
+
+type Cands = Map<string, FieldRule>;
+
+const json = (v: unknown) => JSON.stringify(v);
+const same = (a: unknown, b: unknown, loose: boolean) =>
+  loose && (typeof a !== "object" || a === null) ? String(a) === String(b) : json(a) === json(b);
+const pointerOf = (k: string) => `/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+
+/** Every rule that explains field `f` in one observation, keyed by a signature; `untimed` when a time changed without request times. */
+export function candidates(
+  f: string,
+  ctx: FieldContext,
+  windowMs: number,
+): { cands: Cands; untimed: boolean } {
+  const v = ctx.entity[f];
+  const cands: Cands = new Map();
+  let untimed = false;
+  const add = (rule: FieldRule) => {
+    const sig =
+      rule.kind === "constant"
+        ? `constant:${json(rule.value)}`
+        : rule.kind === "id_sequence"
+          ? "id_sequence"
+          : json(rule);
+    if (!cands.has(sig)) cands.set(sig, rule);
+  };
+  if (ctx.request) {
+    const keys = Object.keys(ctx.request).sort((a, b) => Number(b === f) - Number(a === f));
+    for (const k of keys)
+      if (same(v, ctx.request[k], ctx.loose))
+        add({ kind: "from_request", pointer: pointerOf(k), otherwise: { kind: "omit" } });
+  }
+  if (!ctx.create && ctx.pre && f in ctx.pre && same(ctx.pre[f], v, false)) add({ kind: "keep" });
+  if (typeof v === "string" || typeof v === "number")
+    for (const [name, pv] of Object.entries(ctx.pathParams))
+      if (String(v) === pv) add({ kind: "path_param", name });
+  if (
+    ctx.create &&
+    f === ctx.idField &&
+    Number.isInteger(v) &&
+    (ctx.maxIntBefore === null || (v as number) > ctx.maxIntBefore)
+  )
+    add({ kind: "id_sequence", start: (ctx.maxIntBefore ?? 0) + 1, step: 1 });
+  if (isUuid(v) && !(f === ctx.idField && ctx.idSeenBefore) && (ctx.create || ctx.pre?.[f] !== v))
+    add({ kind: "uuid" });
+  const time = readTime(v);
+  if (time) {
+    const changed = ctx.create || !ctx.pre || !same(ctx.pre[f], v, false);
+    if (ctx.time === null) untimed ||= changed;
+    else if (Math.abs(time.ms - ctx.time) <= windowMs) add({ kind: "clock", format: time.format });
+  }
+  if (typeof v === "string" || (typeof v === "number" && f !== ctx.idField))
+    for (const [g, gv] of Object.entries(ctx.entity))
+      if (g !== f && same(gv, v, false)) add({ kind: "copy", from: g });
+  if (!isRedactionMarker(v) && !looksRandom(v) && !(time && ctx.create)) add({ kind: "constant", value: v });
+  return { cands, untimed };
+}
+
+const PRIORITY = ["from_request", "path_param", "id_sequence", "uuid", "clock", "keep", "copy", "constant"];
+
+function rank(rule: FieldRule, create: boolean): number {
+  if (!create && rule.kind === "keep") return 0.5;
+  return PRIORITY.indexOf(rule.kind);
+}
+
+/** Combines the per-observation candidates of field `f` into one rule that holds everywhere, or a reason. */
+export function combineField(f: string, contexts: FieldContext[], windowMs: number): FieldVerdict {
+  const per = contexts.map((ctx) => (f in ctx.entity ? candidates(f, ctx, windowMs) : null));
+  const create = contexts[0]?.create ?? true;
+  const valid: FieldRule[] = [];
+  const sigs = new Set<string>();
+  for (const p of per) if (p) for (const s of p.cands.keys()) sigs.add(s);
+  for (const sig of sigs) {
+    const rule = per.find((p) => p?.cands.has(sig))!.cands.get(sig)!;
+    if (rule.kind !== "from_request") {
+      if (per.every((p) => p?.cands.has(sig))) valid.push(rule);
+      continue;
+    }
+    const key = decodeURIComponent(rule.pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~"));
+    const absent = contexts
+      .map((ctx, i) => ({ ctx, p: per[i] }))
+      .filter(({ ctx }) => !ctx.request || !(key in ctx.request));
+    const present = per.filter((p, i) => !absent.some((a) => a.ctx === contexts[i]) && p);
+    if (present.length === 0 || !present.every((p) => p!.cands.has(sig))) continue;
+    if (present.length + absent.length !== contexts.length) continue;
+    const otherwise = fallback(
+      absent.map((a) => a.p),
+      create,
+    );
+    if (otherwise) valid.push({ ...rule, otherwise });
+  }
+  if (valid.length > 0) {
+    valid.sort((a, b) => rank(a, create) - rank(b, create));
+    return { ok: true, rule: valid[0]! };
+  }
+  if (per.some((p) => p?.untimed)) return { ok: false, reason: "untimed_capture" };
+  const allExplained = per.every((p) => p !== null && p.cands.size > 0);
+  return {
+    ok: false,
+    reason: allExplained && contexts.length > 1 ? "conflicting_observations" : "unexplained_field",
+  };
+}
+
+type Otherwise = Extract<FieldRule, { kind: "from_request" }>["otherwise"];
+
+function fallback(absent: ({ cands: Cands } | null | undefined)[], create: boolean): Otherwise | null {
+  if (absent.length === 0) return create ? { kind: "omit" } : { kind: "keep" };
+  if (absent.every((p) => !p)) return { kind: "omit" };
+  if (absent.some((p) => !p)) return null;
+  if (!create && absent.every((p) => p!.cands.has(json({ kind: "keep" })))) return { kind: "keep" };
+  const first = [...absent[0]!.cands.entries()].find(([s]) => s.startsWith("constant:"));
+  if (first && absent.every((p) => p!.cands.has(first[0]))) {
+    const rule = first[1] as Extract<FieldRule, { kind: "constant" }>;
+    return { kind: "constant", value: rule.value };
+  }
+  return null;
+}

@@ -1,0 +1,110 @@
+/**
+ * The read side of the model: each collection's list order, confirmed
+ * filters and pagination, and not-found answer; and the replays, exact
+ * method + path + query with the recorded answers in order, for every read
+ * the state cannot serve.
+ */
+import type { CollectionState } from "./collection-state.js";
+import type { Observation } from "./endpoint-index.js";
+import { explainCollection } from "./explain.js";
+import type { CannedResponse, Collection, Replay, ReplayBody } from "./model-schema.js";
+import type { QueryOutcome } from "./query-check.js";
+
+/** The collection's model and which of its list reads the state serves. */
+export function collectionModel(
+  st: CollectionState,
+  queries: Map<Observation, QueryOutcome>,
+): {
+  collection: Collection;
+  stateServed: Set<Observation>;
+} {
+  const c = st.col;
+  const okParams = new Map<string, string>();
+  const failed = new Set<string>();
+  let pagination: Collection["pagination"] = null;
+  const outcomes = c.list.observations
+    .filter((o) => queries.has(o))
+    .map((o) => [o, queries.get(o)!] as const);
+  for (const [o, q] of outcomes) {
+    if (!q.ok) for (const [name] of o.query) failed.add(name);
+  }
+  for (const [, q] of outcomes) {
+    if (!q.ok) continue;
+    for (const [param, field] of Object.entries(q.filters))
+      if (okParams.has(param) && okParams.get(param) !== field) failed.add(param);
+      else okParams.set(param, field);
+    if (q.pagination && !failed.has(q.pagination.limit_param) && !failed.has(q.pagination.offset_param))
+      pagination = q.pagination;
+  }
+  const filters = [...okParams.entries()]
+    .filter(([p]) => !failed.has(p))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([param, field]) => ({ param, field, kind: "equals" as const }));
+  const known = new Set([
+    ...filters.map((f) => f.param),
+    ...(pagination ? [pagination.limit_param, pagination.offset_param] : []),
+  ]);
+  const stateServed = new Set<Observation>();
+  for (const o of c.list.observations) if (o.query.every(([n]) => known.has(n))) stateServed.add(o);
+  if (c.item) for (const o of c.item.observations) if (o.query.length === 0) stateServed.add(o);
+  const cands = st.orderCandidates ?? new Set(["insertion"]);
+  const pick =
+    ["insertion", `field:${c.idField}:asc`].find((x) => cands.has(x)) ?? [...cands].sort()[0] ?? "insertion";
+  const [, field, dir] = pick.split(":");
+  const list_order: Collection["list_order"] =
+    pick === "insertion"
+      ? { kind: "insertion" }
+      : { kind: "field", field: field!, direction: dir as "asc" | "desc" };
+  const nf = c.item?.observations.find((o) => o.status === 404 || o.status === 410);
+  const partial: Omit<Collection, "explain"> = {
+    name: c.name,
+    id_field: c.idField,
+    id_kind: c.idKind,
+    list_endpoint: c.list.toolName,
+    item_endpoint: c.item?.toolName ?? null,
+    envelope: c.envelope,
+    item_envelope: c.itemEnvelope,
+    parent: c.parent,
+    list_order,
+    filters,
+    pagination,
+    not_found: nf ? canned(nf) : null,
+  };
+  return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
+}
+
+/** The recorded answer of an observation as a canned response. */
+export function canned(o: Observation): CannedResponse {
+  const body = replayBody(o);
+  return {
+    status: o.status,
+    content_type: o.contentType,
+    body: body?.encoding === "json" ? body.value : (body?.text ?? null),
+  };
+}
+
+function replayBody(o: Observation): ReplayBody {
+  if (o.response.kind === "json") return { encoding: "json", value: o.response.value };
+  const b = o.record.response?.body;
+  if (!b || o.response.kind === "none") return null;
+  return b.encoding === "base64" ? { encoding: "base64", text: b.text } : { encoding: "utf8", text: b.text };
+}
+
+/** Replays of the given read observations (already in time order), sorted by method and path. */
+export function buildReplays(reads: Observation[]): Replay[] {
+  const byKey = new Map<string, Replay>();
+  for (const o of reads) {
+    const key = `${o.method} ${o.pathAndQuery}`;
+    let r = byKey.get(key);
+    if (!r) {
+      r = { method: o.method, path_and_query: o.pathAndQuery, tool_name: o.endpoint.toolName, responses: [] };
+      byKey.set(key, r);
+    }
+    r.responses.push({
+      status: o.status,
+      headers: o.contentType ? { "content-type": o.contentType } : {},
+      body: replayBody(o),
+    });
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}

@@ -1,0 +1,62 @@
+/**
+ * Learns what a served write answers with, from every confirmed
+ * observation: nothing, the entity itself, the entity under one key, or a
+ * template of constants and entity fields (`{deleted: true, id}`). An answer
+ * field that is neither makes the write withheld as `unexplained_field`.
+ */
+import type { Entity, WriteResponse } from "./model-schema.js";
+import { looksRandom } from "./value-kinds.js";
+
+/** One observation's answer and the entity it is about. */
+export interface AnswerCase {
+  /** The parsed answer body, or undefined when there was none. */
+  body: unknown;
+  entity: Entity;
+}
+
+const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
+const json = (v: unknown) => JSON.stringify(v);
+
+function isEntityAnswer(body: unknown, entity: Entity): boolean {
+  if (!isObj(body)) return false;
+  const keys = Object.keys(body);
+  return (
+    keys.length === Object.keys(entity).length &&
+    keys.every((k) => k in entity && json(body[k]) === json(entity[k]))
+  );
+}
+
+/** The response rule, or the answer field no rule explains. */
+export function learnResponse(
+  cases: AnswerCase[],
+): { ok: true; response: WriteResponse } | { ok: false; field: string } {
+  if (cases.every((c) => c.body === undefined)) return { ok: true, response: { kind: "empty" } };
+  if (cases.every((c) => isEntityAnswer(c.body, c.entity))) return { ok: true, response: { kind: "entity" } };
+  const first = cases[0]!.body;
+  if (isObj(first) && Object.keys(first).length === 1) {
+    const key = Object.keys(first)[0]!;
+    if (
+      cases.every(
+        (c) => isObj(c.body) && Object.keys(c.body).length === 1 && isEntityAnswer(c.body[key], c.entity),
+      )
+    )
+      return { ok: true, response: { kind: "wrapped", key } };
+  }
+  if (!cases.every((c) => isObj(c.body))) return { ok: false, field: "" };
+  const keys = new Set<string>();
+  for (const c of cases) for (const k of Object.keys(c.body as Entity)) keys.add(k);
+  const body: Record<string, unknown> = {};
+  const fields: string[] = [];
+  for (const k of keys) {
+    const values = cases.map((c) => (c.body as Entity)[k]);
+    if (cases.every((c, i) => k in c.entity && json(values[i]) === json(c.entity[k]))) fields.push(k);
+    else if (
+      values.every((v) => json(v) === json(values[0])) &&
+      !looksRandom(values[0]) &&
+      values[0] !== undefined
+    )
+      body[k] = values[0];
+    else return { ok: false, field: k };
+  }
+  return { ok: true, response: { kind: "template", body, fields } };
+}

@@ -1,0 +1,181 @@
+/**
+ * Walks the API observations once, in time order, simulating each
+ * collection's state: reads update it, writes wait for a later read that
+ * confirms (or contradicts) their effect, and query reads are checked against
+ * the state of that moment. One forward pass, indexed by id: no rescans.
+ */
+import { CollectionState } from "./collection-state.js";
+import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
+import type { Observation } from "./endpoint-index.js";
+import type { Entity } from "./model-schema.js";
+import { checkQuery, type QueryOutcome } from "./query-check.js";
+import type { WriteTarget } from "./write-targets.js";
+
+/** One successful write and what the recording showed of its effect. */
+export interface WriteObservation {
+  obs: Observation;
+  target: WriteTarget;
+  id: string | null;
+  /** The entity before the write (null when never read before). */
+  pre: Entity | null;
+  /** The entity the write answered with (null when the answer carried none). */
+  answered: Entity | null;
+  maxIntBefore: number | null;
+  idSeenBefore: boolean;
+  result: "confirmed" | "disagrees" | "unconfirmed";
+  /** The first later read of the entity (null for deletes and unconfirmed writes). */
+  readBack: Entity | null;
+  /** For `disagrees`: the field the read-back contradicted. */
+  mismatch: string | null;
+  expect: Map<string, { value: unknown; loose: boolean }>;
+}
+
+/** Everything the walk learned. */
+export interface WalkResult {
+  states: Map<string, CollectionState>;
+  writes: WriteObservation[];
+  /** Per list observation with a query: the outcome of checking it. */
+  queries: Map<Observation, QueryOutcome>;
+}
+
+const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
+const ok = (o: Observation) => o.status >= 200 && o.status < 300;
+
+function expectations(
+  o: Observation,
+  answered: Entity | null,
+): Map<string, { value: unknown; loose: boolean }> {
+  const out = new Map<string, { value: unknown; loose: boolean }>();
+  if (answered) for (const [k, v] of Object.entries(answered)) out.set(k, { value: v, loose: false });
+  if (o.request.kind === "form")
+    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: true });
+  if (o.request.kind === "json" && isObj(o.request.value))
+    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: false });
+  return out;
+}
+
+function same(a: unknown, b: unknown, loose: boolean): boolean {
+  if (loose && (typeof a !== "object" || a === null)) return String(a) === String(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Runs the walk over observations sorted in time order. */
+export function walkState(
+  ordered: Observation[],
+  collections: FoundCollection[],
+  targets: Map<string, WriteTarget>,
+): WalkResult {
+  const states = new Map(collections.map((c) => [c.name, new CollectionState(c)]));
+  const byList = new Map(collections.map((c) => [c.list.key, states.get(c.name)!]));
+  const byItem = new Map(collections.filter((c) => c.item).map((c) => [c.item!.key, states.get(c.name)!]));
+  const pending = new Map<string, WriteObservation[]>();
+  const writes: WriteObservation[] = [];
+  const queries = new Map<Observation, QueryOutcome>();
+
+  const sighting = (st: CollectionState, id: string, e: Entity | null): void => {
+    const key = `${st.col.name}\u0000${id}`;
+    const list = pending.get(key);
+    if (!list) return;
+    pending.delete(key);
+    const claimed = new Set<string>();
+    for (const w of [...list].reverse()) {
+      if (w.target.kind === "delete") {
+        w.result = e === null ? "confirmed" : "disagrees";
+        w.mismatch = e === null ? null : st.col.idField;
+        continue;
+      }
+      if (e === null) {
+        w.result = "disagrees";
+        w.mismatch = st.col.idField;
+        continue;
+      }
+      const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e);
+      const bad = compared.find((k) => !same(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
+      for (const k of w.expect.keys()) claimed.add(k);
+      if (bad !== undefined) {
+        w.result = "disagrees";
+        w.mismatch = bad;
+      } else if (compared.length > 0 || w.target.kind === "create") {
+        w.result = "confirmed";
+        w.readBack = e;
+      }
+    }
+  };
+
+  for (const o of ordered) {
+    const listState = o.method === "GET" ? byList.get(o.endpoint.key) : undefined;
+    const itemState = o.method === "GET" ? byItem.get(o.endpoint.key) : undefined;
+    const body = o.response.kind === "json" ? o.response.value : undefined;
+    if (listState && ok(o) && body !== undefined) {
+      const col = listState.col;
+      const got = listEntities(body, col.envelope.kind === "object" ? col.envelope.items_key : null);
+      if (!got) continue;
+      const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
+      if (o.query.length === 0) {
+        const gone = listState.applyFullList(scope, got.entities);
+        for (const id of gone) sighting(listState, id, null);
+        for (const e of got.entities) {
+          const id = listState.idOf(e);
+          if (id !== null) sighting(listState, id, e);
+        }
+      } else {
+        const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
+        const total =
+          totalKey && isObj(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
+        const known = listState.listedScopes.has(scope);
+        queries.set(
+          o,
+          known
+            ? checkQuery(o.query, listState.list(scope), got.entities, total, col.idField)
+            : { ok: false, filters: {}, pagination: null },
+        );
+        for (const e of got.entities) {
+          const id = listState.idOf(e);
+          if (id !== null && listState.entities.has(id)) listState.entities.set(id, e);
+          if (id !== null) sighting(listState, id, e);
+        }
+      }
+    } else if (itemState && o.pathParams["id"] !== undefined) {
+      const id = o.pathParams["id"];
+      if (o.status === 404 || o.status === 410) {
+        itemState.remove(id);
+        sighting(itemState, id, null);
+      } else if (ok(o)) {
+        const e = itemEntity(body, itemState.col.itemEnvelope);
+        if (e) {
+          itemState.upsert(e);
+          sighting(itemState, id, e);
+        }
+      }
+    } else if (ok(o)) {
+      const target = targets.get(o.endpoint.key);
+      if (!target) continue;
+      const st = states.get(target.collection.name)!;
+      const answered = isObj(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
+      const rawId = target.idParam ? o.pathParams[target.idParam] : answered?.[st.col.idField];
+      const id = typeof rawId === "string" || typeof rawId === "number" ? String(rawId) : null;
+      const w: WriteObservation = {
+        obs: o,
+        target,
+        id,
+        pre: id === null ? null : (st.entities.get(id) ?? null),
+        answered,
+        maxIntBefore: st.maxInt,
+        idSeenBefore: id !== null && st.everSeen.has(id),
+        result: "unconfirmed",
+        readBack: null,
+        mismatch: null,
+        expect: target.kind === "delete" ? new Map() : expectations(o, answered),
+      };
+      if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
+      writes.push(w);
+      if (id !== null) {
+        const key = `${st.col.name}\u0000${id}`;
+        const list = pending.get(key);
+        if (list) list.push(w);
+        else pending.set(key, [w]);
+      }
+    }
+  }
+  return { states, writes, queries };
+}

@@ -1,0 +1,76 @@
+/**
+ * Recognisers for the shapes of values learning cares about: ids in paths
+ * (numbers, UUIDs, long hex, ULIDs), segments that are never ids (`api`,
+ * `v1`, dates), redaction markers, and times in the app's own format.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LONG_HEX = /^[0-9a-f]{16,}$/i;
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+const INT = /^(0|[1-9]\d{0,15})$/;
+const VERSION = /^v\d+(\.\d+)*$/i;
+const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const MARKER = /^\[REDACTED:[a-z]+:[^\]]*\]$/;
+
+/** True for a UUID string (any version). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+/** True for a path segment that is an id by its shape alone: an integer, UUID, ≥16-char hex or ULID. */
+export function isIdShaped(segment: string): boolean {
+  if (isNeverParam(segment)) return false;
+  return INT.test(segment) || UUID.test(segment) || LONG_HEX.test(segment) || ULID.test(segment);
+}
+
+/** True for a segment that is never a parameter: `api`, a version like `v1`, or a date. */
+export function isNeverParam(segment: string): boolean {
+  return segment === "api" || VERSION.test(segment) || DATE.test(segment);
+}
+
+/** True for a redaction marker such as `[REDACTED:header:authorization]`. */
+export function isRedactionMarker(value: unknown): value is string {
+  return typeof value === "string" && MARKER.test(value);
+}
+
+/** The time formats the clock rule knows. */
+export type TimeFormat = "iso" | "epoch_ms" | "epoch_s";
+
+/** Reads `value` as a time in one of the known formats: `{format, ms}`, or null. */
+export function readTime(value: unknown): { format: TimeFormat; ms: number } | null {
+  if (typeof value === "string" && ISO_TIME.test(value)) {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? null : { format: "iso", ms };
+  }
+  if (typeof value === "number" && Number.isInteger(value)) {
+    // 2001-09-09 .. 2286-11-20 in ms; 2001-09-09 .. 2286 in seconds.
+    if (value >= 1e12 && value < 1e13) return { format: "epoch_ms", ms: value };
+    if (value >= 1e9 && value < 1e10) return { format: "epoch_s", ms: value * 1000 };
+  }
+  return null;
+}
+
+/** True when a string looks like a generated token (random hex/base64 of 8+ chars with letters and digits). */
+export function looksRandom(value: unknown): boolean {
+  if (typeof value !== "string" || value.length < 8) return false;
+  if (!/^[A-Za-z0-9_+/=-]+$/.test(value)) return false;
+  return /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/** English singular of a collection segment (`boards` → `board`, `categories` → `category`). */
+export function singular(word: string): string {
+  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(ss|x|ch|sh|us)es$/.test(word)) return word.slice(0, -2);
+  if (/s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** A name made safe for tool names: lowercase, `[a-z0-9_]` only. */
+export function snake(word: string): string {
+  return word
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
