@@ -7,12 +7,16 @@ import type { Issue } from "../errors/user-error.js";
 import { isRecord, makeIssue } from "./document-issue.js";
 import type { PathSegment } from "./field-path.js";
 
-/** True for `{ "secret": "<id>" }`, optionally with a header `prefix`. */
-export function isSecretRef(v: unknown): v is { secret: string; prefix?: string } {
+/**
+ * True for `{ "secret": "<id>" }`; with `allowPrefix` (header values) also
+ * `{ "secret": "<id>", "prefix": "…" }`. In a JSON body only the exact
+ * one-key object is a reference (capture replaces exactly those).
+ */
+export function isSecretRef(v: unknown, allowPrefix = false): v is { secret: string; prefix?: string } {
   return (
     isRecord(v) &&
     typeof v["secret"] === "string" &&
-    Object.keys(v).every((k) => k === "secret" || k === "prefix")
+    Object.keys(v).every((k) => k === "secret" || (allowPrefix && k === "prefix"))
   );
 }
 
@@ -21,7 +25,7 @@ function walk(
   at: PathSegment[],
   visit: (ref: { secret: string }, at: PathSegment[]) => void,
 ): void {
-  if (isSecretRef(v)) visit(v, at);
+  if (isSecretRef(v, at[2] === "headers")) visit(v, at);
   else if (Array.isArray(v))
     v.forEach((x, i) => {
       walk(x, [...at, i], visit);
