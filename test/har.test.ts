@@ -255,7 +255,7 @@ describe("apptwin merge", () => {
     expect(merged.records.map((x) => x.seq)).toEqual([...Array(18).keys()]);
     expect(merged.source.merged).toEqual([ea.evidence_id, eb.evidence_id].sort());
     expect(r.stdout).toBe(
-      `Merged 2 files: 18 records (${merged.redactions.reduce((n, x) => n + x.count, 0)} redactions) to ${out}\n`,
+      `Merged 2 evidence files: 18 records (${merged.redactions.reduce((n, x) => n + x.count, 0)} redactions) to ${out}\n`,
     );
     expectNoSecret(readFileSync(out, "utf8"));
   });

@@ -20,7 +20,7 @@ export default class Merge extends BaseCommand {
     const result = await mergeEvidenceFiles(argv as string[], { out: flags.out, force: flags.force });
     if (!this.jsonEnabled()) {
       this.log(
-        `Merged ${argv.length} files: ${result.records} records (${result.redactions} redactions) to ${result.out}`,
+        `Merged ${result.sources} evidence files: ${result.records} records (${result.redactions} redactions) to ${result.out}`,
       );
     }
     return result;

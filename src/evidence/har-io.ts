@@ -14,6 +14,8 @@ export interface WriteSummary {
   evidence_id: string;
   records: number;
   redactions: number;
+  /** For merges: how many distinct evidence files went in. */
+  sources?: number;
 }
 
 /** Reads each `--secret-env NAME` from the environment; a missing or empty variable is a UserError naming it. */
@@ -75,7 +77,7 @@ export async function mergeEvidenceFiles(
   for (const p of paths) list.push(await readEvidence(p));
   const merged = mergeEvidence(list);
   await writeEvidence(opts.out, merged);
-  return summary(opts.out, merged);
+  return { ...summary(opts.out, merged), sources: merged.source.merged?.length ?? list.length };
 }
 
 function summary(
