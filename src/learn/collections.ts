@@ -116,6 +116,8 @@ export function findCollections(groups: EndpointGroup[]): FoundCollection[] {
     if (parsed.some((p) => p!.key !== key)) continue;
     const lists = parsed.map((p) => p!.entities);
     const item = gets.get(`${list.template}/{id}`) ?? null;
+    // A list never read without a query (a search) is not a collection: its answers are replayed.
+    if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
     const itemOks = item ? item.observations.filter(okJson) : [];
     const itemEnvelope = detectItemEnvelope(itemOks);
     const idField = pickIdField(lists, itemOks, itemEnvelope);
