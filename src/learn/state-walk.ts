@@ -91,7 +91,10 @@ export function walkState(
       }
       // An update is confirmed only by a field it changed: an unchanged id proves nothing.
       const changes = (k: string) =>
-        w.target.kind === "create" || !w.pre || !(k in w.pre) || !same(w.pre[k], w.expect.get(k)!.value, false);
+        w.target.kind === "create" ||
+        !w.pre ||
+        !(k in w.pre) ||
+        !same(w.pre[k], w.expect.get(k)!.value, false);
       const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e && changes(k));
       const bad = compared.find((k) => !same(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
       for (const k of w.expect.keys()) claimed.add(k);
