@@ -46,6 +46,12 @@ export function learnHeaders(headers: Header[], learn: (value: string, marker: s
       learn(h.value, marker);
       const credentials = /^\s*[A-Za-z][\w-]*\s+(\S.*)$/.exec(h.value)?.[1];
       if (credentials) learn(credentials.trim(), marker);
+      // Basic credentials carry the password itself (base64 of user:password): learn it too.
+      if (credentials && /^\s*basic\s/i.test(h.value)) {
+        const decoded = Buffer.from(credentials.trim(), "base64").toString("utf8");
+        const colon = decoded.indexOf(":");
+        if (colon >= 0) learn(decoded.slice(colon + 1), marker);
+      }
     } else if (lower === "cookie" || lower === "set-cookie") {
       for (const c of cookiePairs(lower, h.value)) {
         learn(c.value, COOKIE_MARKER);

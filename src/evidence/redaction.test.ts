@@ -103,6 +103,9 @@ describe("createRedactor: headers", () => {
     ]);
     // The bearer token itself is learned, so it is redacted where it reappears.
     expect(r.redactText("token eyJhbGciOi.payload.sig")).toBe("token [REDACTED:header:authorization]");
+    const basic = createRedactor({ secrets: [] });
+    basic.redactHeaders([{ name: "Authorization", value: `Basic ${b64("admin:long-password-1")}` }]);
+    expect(basic.redactText("pw long-password-1")).toBe("pw [REDACTED:header:authorization]");
   });
 
   it("replaces a credential-named custom header even when its value is short, but not CORS headers", () => {
