@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startItemsApp } from "../scripts/fixtures/items-app/server.mjs";
 import { type CaptureOutcome, runCapture } from "../src/capture/run-capture.js";
 import { writeEvidence } from "../src/evidence/evidence-io.js";
+import { evidenceToHar } from "../src/evidence/har-export.js";
 import { crudSteps, scenarioFor, signInSteps } from "./capture-scenarios.js";
 
 const PASSWORD = "correct-horse-battery-staple";
@@ -38,7 +39,6 @@ beforeAll(async () => {
     },
   });
   await writeEvidence(join(dir, "evidence.json"), outcome.evidence);
-  if (process.env.PEEK) await writeEvidence("/tmp/peek-evidence.json", outcome.evidence);
   bytes = await readFile(join(dir, "evidence.json"), "utf8");
 });
 
@@ -101,10 +101,14 @@ describe("capture of sign-in and CRUD on the items app", () => {
     expect(live.session.length).toBeGreaterThanOrEqual(8);
     expect(live.csrf.length).toBeGreaterThanOrEqual(8);
     expect(live.bearer.length).toBeGreaterThanOrEqual(32);
+    const har = JSON.stringify(evidenceToHar(outcome.evidence));
     for (const value of [PASSWORD, live.session, live.csrf, live.bearer]) {
-      expect(bytes).not.toContain(value);
-      expect(bytes).not.toContain(encodeURIComponent(value));
+      for (const text of [bytes, har]) {
+        expect(text).not.toContain(value);
+        expect(text).not.toContain(encodeURIComponent(value));
+      }
     }
+    expect(har).toContain("[REDACTED:page:create.x-csrf-token]");
     const markers = outcome.evidence.redactions.map((r) => r.marker);
     expect(markers).toEqual(
       expect.arrayContaining([

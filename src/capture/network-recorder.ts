@@ -9,8 +9,8 @@
 import type { BrowserContext, Request, Route } from "playwright-core";
 import type { EvidenceRecord, Failure, ResourceType } from "../evidence/evidence-schema.js";
 import { captureBody, mimeOf } from "./body-capture.js";
+import type { NetworkProbe, RedirectAnswer } from "./network-probe.js";
 import { escapedRedirect, type OriginPolicy, refusedNavigation, refusedWrite } from "./origin-policy.js";
-import type { RedirectAnswer } from "./redirect-probe.js";
 
 /** The header a request step adds to its fetch; removed before the request leaves the browser. */
 export const REQUEST_STEP_MARKER = "x-apptwin-request-step";
@@ -52,6 +52,7 @@ export class NetworkRecorder {
   private readonly byRequest = new Map<Request, Entry>();
   private readonly refused = new WeakMap<Request, string>();
   private readonly redirectRefused = new Map<string, RedirectAnswer | null>();
+  private probe: NetworkProbe | null = null;
   private approxBytes = 0;
 
   constructor(private readonly options: RecorderOptions) {}
@@ -62,6 +63,11 @@ export class NetworkRecorder {
     context.on("requestfinished", (r) => this.finish(r));
     context.on("requestfailed", (r) => this.finish(r));
     await context.route("**/*", (route) => this.onRoute(route));
+  }
+
+  /** Uses the probe's copies of fetch/XHR bodies, which survive the page navigating away. */
+  useProbe(probe: NetworkProbe): void {
+    this.probe = probe;
   }
 
   /** The number of transactions seen so far (the next record's seq). */
@@ -163,7 +169,13 @@ export class NetworkRecorder {
     // Ask for the body at once: once the page navigates away, Chromium forgets it.
     const response = f ? null : request.existingResponse();
     const status = response?.status() ?? 0;
-    const body = response && (status < 300 || status >= 400) ? response.body().catch(() => null) : null;
+    const kept = response ? (this.probe?.takeBody(request.method(), request.url()) ?? null) : null;
+    const body =
+      kept !== null
+        ? Promise.resolve(kept)
+        : response && (status < 300 || status >= 400)
+          ? response.body().catch(() => null)
+          : null;
     entry.done = this.build(entry, f, body).then((record) => {
       entry.record = record;
     });

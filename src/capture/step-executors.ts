@@ -4,8 +4,8 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import type { Step } from "../scenario/scenario-schema.js";
+import type { NetworkProbe } from "./network-probe.js";
 import type { NetworkRecorder } from "./network-recorder.js";
-import type { RedirectProbe } from "./redirect-probe.js";
 import { type PageValue, resolveValue, runRequestStep } from "./request-step.js";
 import { StepFailure } from "./step-failure.js";
 import { locatorFor } from "./target-locator.js";
@@ -18,7 +18,7 @@ export interface StepContext {
   appOrigin: string;
   secrets: ReadonlyMap<string, string>;
   recorder: NetworkRecorder;
-  redirects: RedirectProbe;
+  redirects: NetworkProbe;
   deadline: number;
   /** The recorder's count when the last action step started (expect-request looks from there). */
   lastActionSeq: number;
@@ -142,7 +142,7 @@ export async function executeStep(step: Step, ctx: StepContext): Promise<void> {
           marker: ctx.marker,
           onPageValue: ctx.onPageValue,
           refuseRedirect: async (marker, url) => {
-            const answer = await ctx.redirects.find(url);
+            const answer = await ctx.redirects.findRedirect(url);
             ctx.recorder.refuseRedirect(marker, answer);
             return answer?.status ?? null;
           },
