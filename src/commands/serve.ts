@@ -1,0 +1,70 @@
+import { Args, Flags } from "@oclif/core";
+import { readBundle } from "../bundle/bundle-reader.js";
+import { BaseCommand } from "../cli/base-command.js";
+import {
+  checkHost,
+  serveStdio,
+  startHttpTwin,
+  type TwinEndpoints,
+  untilSignal,
+} from "../serve/start-twin.js";
+
+/** Serves a bundle: the HTTP twin, its MCP tools and the control plane, until SIGINT/SIGTERM. */
+export default class Serve extends BaseCommand {
+  static override summary = "Serve a bundle as an HTTP twin with MCP tools and a control plane.";
+  static override description =
+    "The app's own paths answer from the learned state and the recording, MCP (Streamable HTTP) is at /mcp with one episode per session, and /__apptwin/ holds the control plane (episodes, reset, state, diff, health, routes). With --stdio, MCP runs over stdin/stdout instead and logs go to stderr. With --json the endpoints are printed as one JSON line once the twin listens.";
+  static override examples = [
+    "<%= config.bin %> serve ./items-bundle",
+    "<%= config.bin %> serve ./items-bundle --port 0 --json",
+    "<%= config.bin %> serve ./items-bundle --stdio",
+  ];
+  static override args = {
+    dir: Args.string({ description: "bundle directory (from apptwin build)", required: true }),
+  };
+  static override flags = {
+    port: Flags.integer({
+      description: "port to listen on (0: any free port)",
+      default: 4310,
+      min: 0,
+      max: 65535,
+    }),
+    host: Flags.string({ description: "address to bind", default: "127.0.0.1" }),
+    stdio: Flags.boolean({ description: "serve MCP over stdin/stdout instead of HTTP", default: false }),
+    "allow-remote": Flags.boolean({
+      description: "allow a non-loopback --host (the twin has no auth)",
+      default: false,
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Serve);
+    checkHost(flags.host, flags["allow-remote"]);
+    const bundle = await readBundle(args.dir);
+    if (flags.stdio) {
+      const stdio = await serveStdio(bundle);
+      process.stderr.write(
+        `apptwin: serving ${bundle.manifest.name} (${bundle.tools.length} tools) as MCP over stdio\n`,
+      );
+      await Promise.race([stdio.closed, untilSignal()]);
+      await stdio.close();
+      return;
+    }
+    const { twin, endpoints } = await startHttpTwin(bundle, { port: flags.port, host: flags.host });
+    this.announce(endpoints);
+    const signal = await untilSignal();
+    await twin.close();
+    if (!this.jsonEnabled()) this.log(`Stopped (${signal}).`);
+  }
+
+  private announce(e: TwinEndpoints): void {
+    if (this.jsonEnabled()) {
+      process.stdout.write(`${JSON.stringify(e)}\n`);
+      return;
+    }
+    this.log(`Serving ${e.name} (${e.tools} tools) at ${e.url}`);
+    this.log(`  MCP (Streamable HTTP): ${e.mcp}`);
+    this.log(`  Control plane:         ${e.control}`);
+    this.log("Press Ctrl+C to stop.");
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Running a twin: over HTTP (the twin, `/mcp` and the control plane on one
+ * loopback server) or as MCP over stdio (stdout is the protocol's; nothing
+ * else is written there). The command calls these and waits for a signal.
+ */
+import type { Readable, Writable } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { UserError } from "../errors/user-error.js";
+import { DEFAULT_EPISODE, EpisodeRegistry } from "./episode-registry.js";
+import { createTwinServer, type TwinServer } from "./http/twin-http-server.js";
+import { createTwinMcpServer } from "./mcp/twin-mcp-server.js";
+import type { TwinBundle } from "./twin-bundle.js";
+
+/** Hosts the twin binds to without `--allow-remote`. */
+export const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** Where a running HTTP twin answers. */
+export interface TwinEndpoints {
+  name: string;
+  url: string;
+  mcp: string;
+  control: string;
+  tools: number;
+}
+
+/** Refuses a non-loopback host unless remote access was asked for, saying why. */
+export function checkHost(host: string, allowRemote: boolean): void {
+  if (LOOPBACK_HOSTS.has(host) || allowRemote) return;
+  throw new UserError(
+    "remote_host",
+    `--host ${host} is not a loopback address. The twin has no authentication: anyone who can reach it can call its tools and reset or read every episode through /__apptwin/. Use --host 127.0.0.1, or add --allow-remote on a network you trust.`,
+  );
+}
+
+/** Starts the HTTP twin on host:port; a port in use is a UserError naming the flag. */
+export async function startHttpTwin(
+  bundle: TwinBundle,
+  opts: { port: number; host: string },
+): Promise<{ twin: TwinServer; endpoints: TwinEndpoints }> {
+  const twin = createTwinServer(bundle);
+  let url: string;
+  try {
+    url = await twin.listen(opts.port, opts.host);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") {
+      throw new UserError(
+        "port_in_use",
+        `Port ${opts.port} on ${opts.host} is in use; choose another with --port N (0 picks a free one).`,
+      );
+    }
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") {
+      throw new UserError(
+        "bad_host",
+        `--host ${opts.host} is not an address of this machine; use --host 127.0.0.1.`,
+      );
+    }
+    throw err;
+  }
+  return {
+    twin,
+    endpoints: {
+      name: bundle.manifest.name,
+      url,
+      mcp: `${url}/mcp`,
+      control: `${url}/__apptwin/`,
+      tools: bundle.tools.length,
+    },
+  };
+}
+
+/** Serves the bundle's tools as MCP over stdio on the `default` episode; resolves when the client goes away. */
+export async function serveStdio(
+  bundle: TwinBundle,
+  streams: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
+): Promise<{ closed: Promise<void>; close: () => Promise<void> }> {
+  const registry = new EpisodeRegistry(bundle.model, bundle.seed);
+  const server = createTwinMcpServer(bundle, registry.get(DEFAULT_EPISODE)!);
+  const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    streams.stdin.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  return { closed, close: () => server.close() };
+}
+
+/** Resolves with the signal's name on the first SIGINT or SIGTERM. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", on);
+      process.off("SIGTERM", on);
+      resolve(signal);
+    };
+    process.on("SIGINT", on);
+    process.on("SIGTERM", on);
+  });
+}
