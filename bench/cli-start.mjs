@@ -24,7 +24,8 @@ function time(args) {
     const t0 = performance.now();
     const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8" });
     samples.push(performance.now() - t0);
-    if (r.status !== 0 && r.status !== 2) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+    if (r.status !== 0 && r.status !== 2)
+      throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   }
   return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples) };
 }
@@ -36,7 +37,10 @@ if (!existsSync(join(root, "dist", "commands"))) {
 const cases = [
   ["node -e 0 (baseline)", ["-e", "0"]],
   ["apptwin --help", [bin, "--help"]],
-  ["apptwin validate examples/items.scenario.json", [bin, "validate", join(root, "examples", "items.scenario.json")]],
+  [
+    "apptwin validate examples/items.scenario.json",
+    [bin, "validate", join(root, "examples", "items.scenario.json")],
+  ],
 ];
 const results = cases.map(([name, args]) => ({ name, ...time(args) }));
 const base = results[0].median;
