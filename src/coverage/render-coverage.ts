@@ -1,0 +1,45 @@
+/**
+ * The human form of a coverage report: a table of tools (tool, method, path,
+ * serving, reason), the hints of withheld writes, warnings with their place
+ * in the evidence, and the next thing to do. `--json` prints the report itself.
+ */
+import type { Coverage } from "./coverage-schema.js";
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join("  ")
+      .trimEnd(),
+  );
+}
+
+/** Renders a coverage report as terminal text (no colours, stable for tests). */
+export function renderCoverage(c: Coverage): string {
+  const lines: string[] = [];
+  const withheld = c.writes.withheld.length;
+  lines.push(
+    `Coverage: ${c.status} — ${c.reads.length} reads, ${c.writes.served.length} writes served, ${withheld} withheld (${c.counts.api_records} API records of ${c.counts.records})`,
+  );
+  const rows = [["TOOL", "METHOD", "PATH", "SERVING", "REASON"]];
+  for (const r of c.reads) rows.push([r.tool_name, r.method, r.template, r.serving, ""]);
+  for (const w of c.writes.served) rows.push([w.tool_name, w.method, w.template, "state", ""]);
+  for (const w of c.writes.withheld) rows.push([w.tool_name, w.method, w.template, "withheld", w.reason]);
+  if (rows.length > 1) lines.push("", ...table(rows));
+  if (c.collections.length > 0)
+    lines.push(
+      "",
+      `Collections: ${c.collections.map((x) => `${x.name} (${x.entities}, by ${x.id_field})`).join(", ")}`,
+    );
+  if (withheld > 0) {
+    lines.push("", "Withheld:");
+    for (const w of c.writes.withheld) lines.push(`  ${w.tool_name}: ${w.hint}`);
+  }
+  if (c.warnings.length > 0) {
+    lines.push("", "Warnings:");
+    for (const w of c.warnings) lines.push(`  ${w.path ?? "evidence"}: ${w.message}`);
+  }
+  lines.push("", `Next: ${c.next ?? "nothing; every recorded write is served"}`);
+  return lines.join("\n");
+}
