@@ -1,0 +1,81 @@
+/**
+ * `apptwin build` as one call (shared by the CLI and the MCP export tool, so
+ * both write the same bytes): read the evidence files, build, write the
+ * bundle atomically, optionally pack it beside itself, and summarise.
+ */
+import { basename, dirname, join, resolve } from "node:path";
+import { readEvidence } from "../evidence/evidence-io.js";
+import { assertDestinationFree } from "../util/atomic-write.js";
+import { buildBundle } from "./build-bundle.js";
+import { writeBundle, writePack } from "./bundle-io.js";
+import { packTgz } from "./pack-tgz.js";
+
+/** The build summary: where the bundle is, its files, the coverage counts and the pack. */
+export interface ExportResult {
+  out: string;
+  name: string;
+  files: string[];
+  coverage: {
+    status: "empty" | "partial" | "complete";
+    served: number;
+    replayed: number;
+    withheld: number;
+    withheld_tools: { tool: string; request: string; reason: string; hint: string }[];
+  };
+  pack?: string;
+}
+
+/** Builds the bundle of `evidence` (paths) into `out`; refuses an existing destination unless `force`. */
+export async function exportBundle(opts: {
+  evidence: string[];
+  out: string;
+  name?: string;
+  pack?: boolean;
+  force?: boolean;
+}): Promise<ExportResult> {
+  const evidence = [];
+  for (const path of opts.evidence) evidence.push(await readEvidence(path));
+  const built = buildBundle({ evidence, ...(opts.name === undefined ? {} : { name: opts.name }) });
+  const out = resolve(opts.out);
+  const force = opts.force ?? false;
+  const pack = opts.pack ? join(dirname(out), `${basename(out)}.tgz`) : undefined;
+  // Refuse before writing anything, so a refused pack never leaves a bundle behind.
+  if (pack !== undefined) await assertDestinationFree(pack, { force });
+  await writeBundle(out, built.files, { force });
+  if (pack !== undefined) {
+    await writePack(pack, packTgz(basename(out), built.files), { force });
+  }
+  const eps = built.model.endpoints;
+  return {
+    out,
+    name: built.name,
+    files: [...built.files.keys()],
+    coverage: {
+      status: built.coverage.status,
+      served: eps.filter((e) => e.serving === "state").length,
+      replayed: eps.filter((e) => e.serving === "replay").length,
+      withheld: eps.filter((e) => e.serving === "withheld").length,
+      withheld_tools: built.coverage.writes.withheld.map((w) => ({
+        tool: w.tool_name,
+        request: `${w.method} ${w.template}`,
+        reason: w.reason,
+        hint: w.hint,
+      })),
+    },
+    ...(pack === undefined ? {} : { pack }),
+  };
+}
+
+/** The human summary of a build, line by line. */
+export function formatExport(r: ExportResult): string[] {
+  const c = r.coverage;
+  const lines = [
+    `Coverage: ${c.status} — ${c.served} served from state, ${c.replayed} replayed, ${c.withheld} withheld`,
+  ];
+  for (const w of c.withheld_tools)
+    lines.push(`  withheld ${w.tool} (${w.request}): ${w.reason} — ${w.hint}`);
+  lines.push(`Bundle "${r.name}" written to ${r.out} (${r.files.length} files)`);
+  if (r.pack) lines.push(`Packed to ${r.pack}`);
+  lines.push(`Run it: apptwin serve ${r.out}`);
+  return lines;
+}

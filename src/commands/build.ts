@@ -1,0 +1,42 @@
+import { Flags } from "@oclif/core";
+import { type ExportResult, exportBundle, formatExport } from "../bundle/export-bundle-io.js";
+import { BaseCommand } from "../cli/base-command.js";
+
+/** Builds a deterministic environment bundle from evidence files. */
+export default class Build extends BaseCommand {
+  static override summary =
+    "Build a deterministic environment bundle (tools, state, OpenAPI, coverage) from evidence.";
+  static override description =
+    "Learns the app's API from one or more evidence files and writes the bundle directory (written beside --out and renamed into place). Same evidence in, same bytes out.";
+  static override examples = [
+    "<%= config.bin %> build --evidence items.evidence.json --out items-env",
+    "<%= config.bin %> build --evidence a.json --evidence b.json --out env --pack",
+  ];
+  static override flags = {
+    evidence: Flags.string({
+      description: "evidence file to learn from (repeatable)",
+      required: true,
+      multiple: true,
+    }),
+    out: Flags.string({
+      description: "bundle directory to write (must not exist unless --force)",
+      required: true,
+    }),
+    name: Flags.string({ description: "bundle name (default: the scenario name, else app)" }),
+    pack: Flags.boolean({ description: "also write OUT.tgz beside the bundle", default: false }),
+    force: Flags.boolean({ description: "replace --out (and OUT.tgz) if they exist", default: false }),
+  };
+
+  async run(): Promise<ExportResult> {
+    const { flags } = await this.parse(Build);
+    const result = await exportBundle({
+      evidence: flags.evidence,
+      out: flags.out,
+      pack: flags.pack,
+      force: flags.force,
+      ...(flags.name === undefined ? {} : { name: flags.name }),
+    });
+    if (!this.jsonEnabled()) for (const line of formatExport(result)) this.log(line);
+    return result;
+  }
+}
