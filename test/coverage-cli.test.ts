@@ -26,8 +26,14 @@ async function run(
 ): Promise<{ out: string; err: string; code: number | undefined; result: unknown }> {
   let out = "";
   let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
+  const o = vi.spyOn(process.stdout, "write").mockImplementation((s) => {
+    out += String(s);
+    return true;
+  });
+  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => {
+    err += String(s);
+    return true;
+  });
   // oclif prints through console.log.
   const l = vi.spyOn(console, "log").mockImplementation((...args) => {
     out += `${args.map(String).join(" ")}\n`;
