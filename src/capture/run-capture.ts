@@ -6,18 +6,19 @@
  * optional trace and screenshots the caller asked for.
  */
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import createDebug from "debug";
 import type { BrowserContext, Page } from "playwright-core";
-import type { Evidence, EvidenceWarning, StepResult } from "../evidence/evidence-schema.js";
+import type { Evidence, StepResult } from "../evidence/evidence-schema.js";
 import { createRedactor, redactEvidence } from "../evidence/redaction.js";
 import { resolveLimits } from "../scenario/limits.js";
 import { scenarioDigest } from "../scenario/scenario-digest.js";
 import { DEFAULT_STEP_TIMEOUT_MS, type Scenario } from "../scenario/scenario-schema.js";
+import { cancelledStep, recordWarnings } from "./capture-evidence.js";
 import { launchBrowser } from "./launch-browser.js";
 import { NetworkProbe } from "./network-probe.js";
 import { NetworkRecorder } from "./network-recorder.js";
 import { isWrite } from "./origin-policy.js";
+import { browserVersion, screenshot } from "./page-artifacts.js";
 import type { PageValue } from "./request-step.js";
 import { resolveSecrets } from "./resolve-secrets.js";
 import { ACTIONS, executeStep } from "./step-executors.js";
@@ -106,7 +107,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     const total = scenario.steps.length;
     for (const [index, step] of scenario.steps.entries()) {
       if (failed !== null) {
-        const result = cancelled(step.step_id, step.action, failed);
+        const result = cancelledStep(step.step_id, step.action, failed);
         steps.push(result);
         options.onProgress?.({ type: "step-end", index, total, result });
         continue;
@@ -197,56 +198,4 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   const writesSent = records.filter((r) => isWrite(r.request.method) && r.failure?.kind !== "refused").length;
   debug("capture %s: %s, %d records", scenario.name, evidence.verdict, records.length);
   return { evidence, writesSent };
-}
-
-function cancelled(stepId: string, action: string, failedStep: string): StepResult {
-  return {
-    step_id: stepId,
-    action,
-    status: "cancelled",
-    started_at: null,
-    duration_ms: null,
-    error: `cancelled: step "${failedStep}" failed`,
-    url_before: null,
-    url_after: null,
-  };
-}
-
-async function browserVersion(page: Page): Promise<Evidence["browser"]> {
-  try {
-    const cdp = await page.context().newCDPSession(page);
-    const v = (await cdp.send("Browser.getVersion")) as { product: string };
-    await cdp.detach();
-    const [product = "Chromium", version = "unknown"] = v.product.split("/");
-    return { product, version };
-  } catch {
-    return null;
-  }
-}
-
-async function screenshot(page: Page, dir: string, index: number, stepId: string): Promise<void> {
-  const name = `${String(index + 1).padStart(2, "0")}-${stepId}.png`;
-  await page
-    .screenshot({ path: join(dir, name), timeout: 5000 })
-    .catch((e) => debug("screenshot %s: %s", name, e));
-}
-
-function recordWarnings(records: Evidence["records"]): EvidenceWarning[] {
-  const out: EvidenceWarning[] = [];
-  for (const [i, r] of records.entries()) {
-    if (r.failure?.kind === "refused") {
-      out.push({ code: "write_refused", message: r.failure.message, pointer: `/records/${i}` });
-    }
-    for (const part of ["request", "response"] as const) {
-      const body = r[part]?.body;
-      if (body?.truncated) {
-        out.push({
-          code: "body_truncated",
-          message: `the ${part} body of ${r.request.method} ${r.request.url} was ${body.size} bytes; only the first part was kept`,
-          pointer: `/records/${i}/${part}/body`,
-        });
-      }
-    }
-  }
-  return out;
 }
