@@ -1,0 +1,268 @@
+/** One small recording per write-rule kind and per withheld reason, each asserting exactly what is learned. */
+import { describe, expect, it } from "vitest";
+import { learnModel } from "../src/coverage/build-coverage.js";
+import { explainRule } from "../src/learn/explain.js";
+import { buildEvidence, isoAt, type RecordSpec } from "./fixtures/evidence/build-evidence.js";
+
+const T0 = Date.UTC(2026, 2, 1, 10, 0, 0);
+const seedItems = [{ id: 1, title: "A" }];
+const list = (data: unknown[]): RecordSpec => ({ path: "/api/things", status: 200, res: data });
+
+function learnSpecs(specs: RecordSpec[]) {
+  return learnModel(buildEvidence(specs));
+}
+const fieldsOf = (specs: RecordSpec[], tool: string) =>
+  Object.fromEntries(
+    learnSpecs(specs)
+      .model.write_rules.find((r) => r.tool_name === tool)!
+      .fields.map((f) => [f.field, f.rule]),
+  );
+const withheldOf = (specs: RecordSpec[]) =>
+  learnSpecs(specs).coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint]);
+
+describe("write rules", () => {
+  it("learns from_request, id_sequence, clock (iso), constant and copy on a create", () => {
+    const made = (id: number, title: string, at: number) => ({
+      id,
+      title,
+      done: false,
+      rank: id,
+      at: isoAt(at),
+    });
+    const fields = fieldsOf(
+      [
+        list([{ id: 1, title: "A", done: false, rank: 1, at: "2026-01-01T00:00:00.000Z" }]),
+        { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: made(2, "B", 1) },
+        { method: "POST", path: "/api/things", status: 201, req: { title: "C" }, res: made(3, "C", 2) },
+        list([
+          { id: 1, title: "A", done: false, rank: 1, at: "2026-01-01T00:00:00.000Z" },
+          made(2, "B", 1),
+          made(3, "C", 2),
+        ]),
+      ],
+      "post_things",
+    );
+    expect(fields).toEqual({
+      id: { kind: "id_sequence", start: 4, step: 1 },
+      title: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } },
+      done: { kind: "constant", value: false },
+      rank: { kind: "copy", from: "id" },
+      at: { kind: "clock", format: "iso" },
+    });
+  });
+
+  it("continues the id sequence after the highest id ever seen, deleted ones included", () => {
+    const { model } = learnSpecs([
+      list([
+        { id: 1, title: "A" },
+        { id: 9, title: "Z" },
+      ]),
+      list([{ id: 1, title: "A" }]),
+      { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: { id: 10, title: "B" } },
+      list([
+        { id: 1, title: "A" },
+        { id: 10, title: "B" },
+      ]),
+    ]);
+    expect(model.id_sequences).toEqual({ things: 11 });
+  });
+
+  it("learns uuid ids, epoch-s clocks and path params on a nested create", () => {
+    const parent = "2b7e1516-28ae-4d2a-8f15-9cf4f3c0a1b2";
+    const u = "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    const at = Math.floor((T0 + 1000) / 1000);
+    const fields = fieldsOf(
+      [
+        { path: `/api/groups/${parent}/members`, status: 200, res: [] },
+        {
+          method: "POST",
+          path: `/api/groups/${parent}/members`,
+          status: 201,
+          req: { name: "Ann" },
+          res: { uid: u, groupId: parent, name: "Ann", joined: at },
+        },
+        {
+          path: `/api/groups/${parent}/members`,
+          status: 200,
+          res: [{ uid: u, groupId: parent, name: "Ann", joined: at }],
+        },
+      ],
+      "post_groups_members_by_group_id",
+    );
+    expect(fields).toEqual({
+      uid: { kind: "uuid" },
+      groupId: { kind: "path_param", name: "group_id" },
+      name: { kind: "from_request", pointer: "/name", otherwise: { kind: "omit" } },
+      joined: { kind: "clock", format: "epoch_s" },
+    });
+  });
+
+  it("learns keep and epoch-ms clocks on a patch, confirmed by an item read", () => {
+    const before = { id: 1, title: "A", done: false, touched: T0 - 86_400_000 };
+    const after = { ...before, done: true, touched: T0 + 2000 };
+    const fields = fieldsOf(
+      [
+        { path: "/api/things/1", status: 200, res: before },
+        list([before]),
+        { method: "PATCH", path: "/api/things/1", status: 200, req: { done: true }, res: after },
+        { path: "/api/things/1", status: 200, res: after },
+      ],
+      "patch_things_by_id",
+    );
+    expect(fields).toEqual({
+      id: { kind: "keep" },
+      title: { kind: "keep" },
+      done: { kind: "from_request", pointer: "/done", otherwise: { kind: "keep" } },
+      touched: { kind: "clock", format: "epoch_ms" },
+    });
+  });
+
+  it("explains every rule kind in one sentence", () => {
+    expect(explainRule({ kind: "keep" })).toBe("kept as it was");
+    expect(explainRule({ kind: "copy", from: "id" })).toBe('a copy of field "id"');
+    expect(explainRule({ kind: "clock", format: "epoch_s" })).toBe("the episode clock, as epoch seconds");
+    expect(explainRule({ kind: "path_param", name: "board_id" })).toBe("the path parameter {board_id}");
+    expect(explainRule({ kind: "uuid" })).toBe("a fresh UUID");
+    expect(explainRule({ kind: "constant", value: false })).toBe("always false");
+  });
+});
+
+describe("withheld reasons", () => {
+  const create = (extra: Partial<RecordSpec> = {}): RecordSpec => ({
+    method: "POST",
+    path: "/api/things",
+    status: 201,
+    req: { title: "B" },
+    res: { id: 2, title: "B" },
+    ...extra,
+  });
+
+  it("not_read_back: no later read shows the created entity", () => {
+    expect(withheldOf([list(seedItems), create()])).toEqual([
+      [
+        "post_things",
+        "not_read_back",
+        "Record a GET /api/things after POST /api/things to confirm its effect",
+      ],
+    ]);
+  });
+
+  it("read_back_disagrees: the read-back shows another value", () => {
+    expect(withheldOf([list(seedItems), create(), list([...seedItems, { id: 2, title: "Other" }])])).toEqual([
+      [
+        "post_things",
+        "read_back_disagrees",
+        'The read after POST /api/things shows a different "title" than the write implied; record the write and its read-back again with nothing in between',
+      ],
+    ]);
+  });
+
+  it("failed_status: every observation failed", () => {
+    expect(withheldOf([list(seedItems), create({ status: 422, res: { error: "invalid" } })])).toEqual([
+      [
+        "post_things",
+        "failed_status",
+        "Every POST /api/things answered 422; record one that succeeds (2xx) and read its effect back",
+      ],
+    ]);
+  });
+
+  it("no_collection: the write's path matches no collection", () => {
+    expect(
+      withheldOf([{ method: "POST", path: "/api/ping", status: 200, req: {}, res: { ok: true } }]),
+    ).toEqual([
+      [
+        "post_ping",
+        "no_collection",
+        "Record a GET /api/ping (the list POST /api/ping writes to) so its entities form a collection",
+      ],
+    ]);
+  });
+
+  it("unexplained_field: a random value no rule explains", () => {
+    const e = { id: 2, title: "B", code: "k3f9x2m8q1" };
+    expect(
+      withheldOf([list(seedItems), create({ res: e }), list([...seedItems, e])])[0]!.slice(0, 2),
+    ).toEqual(["post_things", "unexplained_field"]);
+  });
+
+  it("untimed_capture: the app stamps a time and the records have none", () => {
+    const e = { id: 2, title: "B", created_at: "2026-03-01T10:00:01.000Z" };
+    const specs = [list(seedItems), create({ res: e }), list([...seedItems, e])].map((s) => ({
+      ...s,
+      time: null,
+    }));
+    expect(withheldOf(specs)).toEqual([
+      [
+        "post_things",
+        "untimed_capture",
+        'Field "created_at" in POST /api/things is a time the app stamps, but the records have no times; record with apptwin capture (or a HAR with timings)',
+      ],
+    ]);
+  });
+
+  it("unsupported_body: neither JSON nor a form", () => {
+    const spec = create({ req: undefined, reqRaw: { text: "title;B", mime: "text/csv" } });
+    expect(withheldOf([list(seedItems), spec, list([...seedItems, { id: 2, title: "B" }])])).toEqual([
+      [
+        "post_things",
+        "unsupported_body",
+        "POST /api/things sent a text/csv body; record it with a JSON or url-encoded form body (within the body limit)",
+      ],
+    ]);
+  });
+
+  it("conflicting_observations: two observations answer different statuses", () => {
+    const b = { id: 2, title: "B" };
+    const c = { id: 3, title: "C" };
+    const specs = [
+      list(seedItems),
+      create(),
+      create({ status: 200, req: { title: "C" }, res: c }),
+      list([...seedItems, b, c]),
+    ];
+    expect(withheldOf(specs)[0]!.slice(0, 2)).toEqual(["post_things", "conflicting_observations"]);
+  });
+});
+
+describe("robustness", () => {
+  it("warns about a truncated body and a non-JSON API answer, without crashing", () => {
+    const { coverage } = learnSpecs([
+      {
+        path: "/api/things",
+        status: 200,
+        resRaw: { text: '[{"id":1', mime: "application/json", truncated: true },
+      },
+      { path: "/api/health", status: 200, resRaw: { text: "ok", mime: "text/html" } },
+    ]);
+    expect(coverage.warnings.map((w) => [w.code, w.path])).toEqual([
+      ["truncated_body", "records[0].response.body"],
+      ["non_json_response", "records[1].response.body"],
+    ]);
+    expect(coverage.reads.map((r) => [r.tool_name, r.serving])).toEqual([
+      ["get_health", "replay"],
+      ["get_things", "replay"],
+    ]);
+  });
+
+  it("replays different answers to the same request in order", () => {
+    const { model } = learnSpecs([
+      { path: "/api/stats", status: 200, res: { n: 1 } },
+      { path: "/api/stats", status: 200, res: { n: 2 } },
+    ]);
+    expect(model.replays[0]!.responses.map((r) => r.body)).toEqual([
+      { encoding: "json", value: { n: 1 } },
+      { encoding: "json", value: { n: 2 } },
+    ]);
+  });
+
+  it("does not confirm a filter the state contradicts: the query is replayed", () => {
+    const all = [
+      { id: 1, done: true },
+      { id: 2, done: false },
+    ];
+    const { model } = learnSpecs([list(all), { path: "/api/things?done=true", status: 200, res: all }]);
+    expect(model.collections[0]!.filters).toEqual([]);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?done=true"]);
+  });
+});
