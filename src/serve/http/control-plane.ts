@@ -82,7 +82,12 @@ export async function handleControl(
   }
   const m = /^episodes\/([^/]+)\/(reset|state|diff)$/.exec(rest);
   if (m) {
-    const id = decodeURIComponent(m[1]!);
+    let id = m[1]!;
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // A malformed escape names no episode; it is reported as unknown below.
+    }
     const episode = registry.get(id);
     if (!episode) return sendJson(req, res, 404, unknownEpisode(registry, id));
     if (m[2] === "reset" && method === "POST") {
