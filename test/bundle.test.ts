@@ -8,16 +8,16 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import * as tar from "tar";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundleFiles } from "../src/bundle/build-bundle.js";
 import { readBundle } from "../src/bundle/bundle-reader.js";
 import Build from "../src/commands/build.js";
 import Export from "../src/commands/export.js";
 import { parseEvidence, writeEvidence } from "../src/evidence/evidence-io.js";
+import { runCommand as run } from "./fixtures/bundle/run-command.js";
 import { boardsEvidence } from "./fixtures/evidence/boards-evidence.js";
 import { itemsEvidence } from "./fixtures/evidence/items-evidence.js";
 
-const root = join(import.meta.dirname, "..");
 const ITEMS_NAME = itemsEvidence().source.scenario?.name ?? "app";
 let dir: string;
 
@@ -39,42 +39,6 @@ function same(a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Uint8Ar
     return !x || !y || !Buffer.from(x).equals(Buffer.from(y));
   });
   return diffs;
-}
-
-/** Runs a command in-process; returns its stdout, stderr and exit code. */
-async function run(
-  cmd: typeof Build,
-  argv: string[],
-): Promise<{ stdout: string; stderr: string; code: number }> {
-  const buf = { stdout: "", stderr: "" };
-  const write = (key: "stdout" | "stderr") => (text: unknown) => {
-    buf[key] += String(text);
-    return true;
-  };
-  const line =
-    (key: "stdout" | "stderr") =>
-    (...a: unknown[]) => {
-      buf[key] += `${a.join(" ")}\n`;
-    };
-  const spies = [
-    vi.spyOn(process.stdout, "write").mockImplementation(write("stdout")),
-    vi.spyOn(process.stderr, "write").mockImplementation(write("stderr")),
-    vi.spyOn(console, "log").mockImplementation(line("stdout")),
-    vi.spyOn(console, "error").mockImplementation(line("stderr")),
-  ];
-  const before = process.exitCode;
-  process.exitCode = undefined;
-  let code = 0;
-  try {
-    await cmd.run(argv, root);
-    code = Number(process.exitCode ?? 0);
-  } catch (error) {
-    code = Number((error as { oclif?: { exit?: number } }).oclif?.exit ?? process.exitCode ?? 1);
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-    process.exitCode = before;
-  }
-  return { ...buf, code };
 }
 
 beforeAll(async () => {
