@@ -4,7 +4,7 @@
  * progress lines, its screenshots, and the evidence and HAR it leaves behind.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -99,14 +99,18 @@ describe("apptwin capture", () => {
     expect(shots).toHaveLength(signInSteps.length + crudSteps.length);
   });
 
-  it("prints plain progress lines in CI and exits 1 when a step fails", async () => {
-    const r = await run(["capture", "fails.json", "--out", "fails-ev.json"], {
+  it("prints plain progress lines in CI, writes the trace it was asked for, and exits 1 when a step fails", async () => {
+    const r = await run(["capture", "fails.json", "--out", "fails-ev.json", "--trace", "trace.zip"], {
       ...process.env,
       ITEMS_PASSWORD: PASSWORD,
       CI: "1",
     });
     expect(r.status).toBe(1);
-    const lines = r.stderr.trim().split("\n");
+    const [warning, ...lines] = r.stderr.trim().split("\n");
+    expect(warning).toBe(
+      "warning: --trace trace.zip holds unredacted data (secrets, cookies, tokens); do not share it",
+    );
+    expect((await stat(join(dir, "trace.zip"))).size).toBeGreaterThan(1000);
     expect(lines[0]).toBe("▶ [1/3] home (navigate)");
     expect(lines[1]).toMatch(/^✓ \[1\/3\] home \d+ ms$/);
     expect(lines[2]).toBe("▶ [2/3] wrong (expect-text)");
