@@ -11,6 +11,8 @@ export function makeIssue(file: string, code: string, path: readonly PathSegment
 /** A short preview of a JSON value for `(got …)`: JSON text, cut at 60 characters. */
 export function preview(value: unknown): string {
   if (value === undefined) return "nothing";
+  // JSON.parse turns 1e400 into Infinity, which JSON.stringify would show as null.
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   const json = JSON.stringify(value) ?? String(value);
   return json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }

@@ -156,6 +156,62 @@ describe("parseScenario", () => {
     expect(messages("[1]")).toEqual(["s.json: the scenario must be a JSON object (got [1])"]);
   });
 
+  it("reports a document nested too deep instead of overflowing the stack", () => {
+    const deep = (open: string, close: string, n: number) =>
+      JSON.stringify(base()).replace(
+        '"path":"/login"',
+        `"path":"/login","x":${open.repeat(n)}1${close.repeat(n)}`,
+      );
+    for (const text of [deep("[", "]", 100_000), deep('{"a":', "}", 100_000), "[".repeat(100_000)]) {
+      const got = messages(text);
+      expect(got).toHaveLength(1);
+      expect(got[0]).toMatch(
+        /^s\.json: the scenario nests objects and arrays more than 64 levels deep at line 1, column \d+; flatten it \(a JSON body rarely needs more than a few levels\)$/,
+      );
+    }
+    expect(messages(deep("[", "]", 50))).toEqual([
+      's.json: steps[0] has an unknown field "x" (valid fields for a navigate step: step_id, action, path, timeout_ms, description)',
+    ]);
+  });
+
+  it("reports every problem of a file with a great many of them without overflowing the stack", () => {
+    const doc = base();
+    doc.steps = [
+      doc.steps[0]!,
+      ...Array.from({ length: 150_000 }, (_, i) => ({
+        step_id: `s${i}`,
+        action: "click",
+        target: "role=buton",
+      })),
+    ];
+    const got = messages(doc);
+    expect(got).toHaveLength(150_001);
+    expect(got[1]).toBe(
+      's.json: steps[1].target names the role "buton", which is not an ARIA role (e.g. button, link, textbox)',
+    );
+  });
+
+  it("reads a file that starts with a UTF-8 byte order mark", () => {
+    expect(messages(`\uFEFF${JSON.stringify(base())}`)).toEqual([]);
+  });
+
+  it("says where a JSON syntax error is even when the parser does not, without quoting the file", () => {
+    expect(messages('{\n  "name": tru,\n  "steps": []\n}')).toEqual([
+      "s.json: the scenario is not valid JSON at line 2, column 14: Unexpected token ','",
+    ]);
+    expect(messages('{\n  "steps": [\n    {"a": 1},,\n  ]\n}')).toEqual([
+      "s.json: the scenario is not valid JSON at line 3, column 14: Unexpected token ','",
+    ]);
+  });
+
+  it("names numbers JSON cannot hold (1e400) as what they became", () => {
+    const text = JSON.stringify(base()).replace('"path":"/login"', '"path":"/login","timeout_ms":1e400');
+    expect(messages(text)).toEqual(["s.json: steps[0].timeout_ms must be a number (got Infinity)"]);
+    expect(messages(JSON.stringify(base()).replace('"schema_version":1', '"schema_version":1e400'))).toEqual([
+      "s.json: schema_version must be 1 (got Infinity)",
+    ]);
+  });
+
   it("digests the canonical JSON, so key order and the $schema hint do not matter", () => {
     const a = parseScenario(JSON.stringify(base()), "a.json");
     const reordered = {

@@ -6,6 +6,7 @@ import { DocumentError, type Issue } from "../errors/user-error.js";
 import { isRecord, makeIssue, preview } from "./document-issue.js";
 import { findDuplicateKeys } from "./duplicate-keys.js";
 import { findInlineCredentials } from "./inline-credentials.js";
+import { findTooDeep, lineColumn } from "./json-depth.js";
 import { checkOrigins, startUrlOf } from "./origin-rules.js";
 import { checkSteps } from "./scenario-rules.js";
 import { SCENARIO_SCHEMA_VERSION, type Scenario, ScenarioSchema } from "./scenario-schema.js";
@@ -18,17 +19,48 @@ export interface ScenarioValidation {
   issues: Issue[];
 }
 
-function jsonError(file: string, text: string, e: Error): Issue {
-  const pos = /position (\d+)/.exec(e.message);
-  let where = "";
-  if (pos) {
-    const before = text.slice(0, Number(pos[1]));
-    const line = before.split("\n").length;
-    where = ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}`;
+/** Nesting deeper than this is refused before anything walks the parsed value. */
+const MAX_DEPTH = 64;
+
+function syntaxError(text: string): Error | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (e) {
+    return e as Error;
   }
+}
+
+/**
+ * Where JSON.parse failed. Some of its messages carry no position, so the
+ * shortest failing prefix is found instead: every shorter prefix is either
+ * valid or merely unfinished (an error at its very end).
+ */
+function errorOffset(text: string, e: Error): number | undefined {
+  const pos = /position (\d+)/.exec(e.message);
+  if (pos) return Number(pos[1]);
+  const failsEarly = (n: number) => {
+    const err = syntaxError(text.slice(0, n));
+    if (err === undefined || /Unexpected end of JSON input/.test(err.message)) return false;
+    const at = /position (\d+)/.exec(err.message);
+    return at === null || Number(at[1]) < n;
+  };
+  if (!failsEarly(text.length)) return undefined;
+  let [lo, hi] = [0, text.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (failsEarly(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo - 1;
+}
+
+function jsonError(file: string, text: string, e: Error): Issue {
+  const offset = errorOffset(text, e);
+  const where = offset === undefined ? "" : lineColumn(text, offset);
   const why = e.message
     .replace(/ in JSON at position \d+.*$/s, "")
-    .replace(/, "[\s\S]*" is not valid JSON$/, "")
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, "")
     .replace(/\s*\(line \d+ column \d+\)$/, "");
   return makeIssue(file, "invalid_json", [], `is not valid JSON${where}: ${why}`);
 }
@@ -43,7 +75,15 @@ function byStep(issues: Issue[]): Issue[] {
 }
 
 /** Validates scenario JSON text; never throws for a user's mistake. */
-export function validateScenarioText(text: string, file: string): ScenarioValidation {
+export function validateScenarioText(input: string, file: string): ScenarioValidation {
+  // Editors on Windows may start a UTF-8 file with a byte order mark; it is not content.
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const deep = findTooDeep(text, MAX_DEPTH);
+  if (deep !== undefined) {
+    const where = lineColumn(text, deep);
+    const why = `nests objects and arrays more than ${MAX_DEPTH} levels deep${where}; flatten it (a JSON body rarely needs more than a few levels)`;
+    return { issues: [makeIssue(file, "too_deep", [], why)] };
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -53,7 +93,7 @@ export function validateScenarioText(text: string, file: string): ScenarioValida
   if (!isRecord(raw))
     return { issues: [makeIssue(file, "invalid_type", [], `must be a JSON object (got ${preview(raw)})`)] };
   const version = raw["schema_version"];
-  if (typeof version === "number" && version > SCENARIO_SCHEMA_VERSION) {
+  if (Number.isInteger(version) && (version as number) > SCENARIO_SCHEMA_VERSION) {
     const text = `schema_version ${version} is newer than this apptwin reads (${SCENARIO_SCHEMA_VERSION}); upgrade apptwin to read it`;
     return { issues: [{ code: "unsupported_version", path: "schema_version", message: `${file}: ${text}` }] };
   }
@@ -67,10 +107,18 @@ export function validateScenarioText(text: string, file: string): ScenarioValida
   );
   const parsed = ScenarioSchema.safeParse(raw);
   if (!parsed.success)
-    for (const zi of parsed.error.issues) issues.push(...zodIssueMessages(file, ScenarioSchema, raw, zi));
+    for (const zi of parsed.error.issues)
+      for (const issue of zodIssueMessages(file, ScenarioSchema, raw, zi)) issues.push(issue);
   const startUrl = startUrlOf(raw);
-  issues.push(...checkOrigins(file, raw), ...checkSecrets(file, raw), ...checkSteps(file, raw, startUrl));
-  if (Array.isArray(raw["steps"])) issues.push(...findInlineCredentials(file, raw["steps"]));
+  const steps = Array.isArray(raw["steps"]) ? raw["steps"] : [];
+  // One list per rule, appended in a loop: a file can hold more issues than a spread has arguments.
+  for (const found of [
+    checkOrigins(file, raw),
+    checkSecrets(file, raw),
+    checkSteps(file, raw, startUrl),
+    findInlineCredentials(file, steps),
+  ])
+    for (const issue of found) issues.push(issue);
   const unique = [...new Map(issues.map((i) => [`${i.path}\u0000${i.message}`, i])).values()];
   const others = new Set(unique.filter((i) => i.code !== "inline_credential").map((i) => i.path));
   const kept = unique.filter((i) => i.code !== "inline_credential" || !others.has(i.path));

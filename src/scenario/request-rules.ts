@@ -66,6 +66,18 @@ function checkHeaders(file: string, at: readonly PathSegment[], headers: Record<
       continue;
     }
     seen.set(lower, name);
+    // JSON.parse keeps "__proto__" as a key, but the parsed record drops it silently.
+    if (name === "__proto__") {
+      issues.push(
+        makeIssue(
+          file,
+          "invalid_header_name",
+          p,
+          "cannot be used as a header name: a parsed scenario cannot keep it; remove it",
+        ),
+      );
+      continue;
+    }
     if (/[\r\n]/.test(name)) {
       issues.push(
         makeIssue(file, "header_crlf", p, "has a CR or LF in the header name; a header name is one token"),
@@ -119,7 +131,8 @@ export function checkRequestStep(
   const issues: Issue[] = [];
   if (typeof step["path"] === "string")
     issues.push(...checkStepPath(file, [...at, "path"], step["path"], startUrl, "request"));
-  if (isRecord(step["headers"])) issues.push(...checkHeaders(file, [...at, "headers"], step["headers"]));
+  if (isRecord(step["headers"]))
+    for (const issue of checkHeaders(file, [...at, "headers"], step["headers"])) issues.push(issue);
   const method = step["method"];
   if (step["json"] !== undefined && step["form"] !== undefined) {
     issues.push(

@@ -114,7 +114,7 @@ export async function loadScenarioDir(
   for (const file of files) {
     const r = validateScenarioText(await readText(file), basename(file));
     if (r.scenario) scenarios.push({ file, scenario: r.scenario });
-    else issues.push(...r.issues);
+    else for (const issue of r.issues) issues.push(issue);
   }
   if (issues.length > 0) throw new DocumentError(dir, issues);
   return { scenarios, skipped };

@@ -76,7 +76,7 @@ function checkStep(file: string, step: Record<string, unknown>, i: number, start
       break;
     }
     case "request":
-      issues.push(...checkRequestStep(file, step, i, startUrl));
+      for (const issue of checkRequestStep(file, step, i, startUrl)) issues.push(issue);
       break;
   }
   return issues;
@@ -127,7 +127,7 @@ export function checkSteps(file: string, raw: Record<string, unknown>, startUrl:
         );
       } else seen.set(id, i);
     }
-    issues.push(...checkStep(file, step, i, startUrl));
+    for (const issue of checkStep(file, step, i, startUrl)) issues.push(issue);
   });
   return issues;
 }
