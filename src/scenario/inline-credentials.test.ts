@@ -70,4 +70,36 @@ describe("inline credentials", () => {
       `f.json: steps[0].text holds an inline credential (a JSON Web Token); ${DECLARE}`,
     ]);
   });
+
+  it("refuses literals anywhere under a credential-named JSON key: in arrays and nested objects", () => {
+    const steps = [
+      {
+        step_id: "r",
+        action: "request",
+        method: "POST",
+        path: "/api",
+        json: {
+          tokens: ["t1", { secret: "ok" }],
+          credentials: { user: "admin", pass: "hunter2" },
+          password: { secret: "ok" },
+          max_tokens: 100,
+        },
+      },
+    ];
+    expect(findInlineCredentials("f.json", steps).map((i) => i.path)).toEqual([
+      "steps[0].json.tokens[0]",
+      "steps[0].json.credentials.user",
+      "steps[0].json.credentials.pass",
+    ]);
+  });
+
+  it("checks a long string for a JWT in linear time", () => {
+    const long = "eyJ".repeat(100_000);
+    const t0 = Date.now();
+    expect(credentialShape(long)).toBeUndefined();
+    expect(credentialShape(`${long}.ab.c`)).toBe("a JSON Web Token");
+    expect(credentialShape("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.")).toBe("a JSON Web Token");
+    expect(credentialShape("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0")).toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(500);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * Inline credentials are refused: a literal under a credential-named key
- * (header, query or form name, JSON key at any depth, a fill target such as
+ * (header, query or form name, JSON key at any depth and anything below it, a fill target such as
  * `label=Password`) or a value shaped like a credential anywhere in the steps.
  * The message says to declare a secret and reference it.
  */
@@ -21,8 +21,25 @@ export function isCredentialName(name: string): boolean {
 export function credentialShape(text: string): string | undefined {
   if (/^\s*bearer\s+\S+\s*$/i.test(text)) return 'a "Bearer …" value';
   if (/^\s*basic\s+[A-Za-z0-9+/]{4,}={0,2}\s*$/i.test(text)) return 'a "Basic …" value';
-  if (/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/.test(text)) return "a JSON Web Token";
+  if (hasJwt(text)) return "a JSON Web Token";
   return undefined;
+}
+
+/**
+ * True when `text` holds `eyJ…(4+).…(2+).` (a JWT's header and payload): the
+ * runs of base64url characters and dots are split into segments, so a long
+ * string costs linear time where a backtracking regex would cost quadratic.
+ */
+function hasJwt(text: string): boolean {
+  for (const run of text.match(/[A-Za-z0-9_.-]+/g) ?? []) {
+    const segs = run.split(".");
+    for (let i = 0; i + 2 < segs.length; i++) {
+      const seg = segs[i] ?? "";
+      const at = seg.indexOf("eyJ");
+      if (at !== -1 && seg.length - at >= 7 && (segs[i + 1] ?? "").length >= 2) return true;
+    }
+  }
+  return false;
 }
 
 function walkStrings(v: unknown, at: PathSegment[], visit: (s: string, at: PathSegment[]) => void): void {
@@ -32,6 +49,18 @@ function walkStrings(v: unknown, at: PathSegment[], visit: (s: string, at: PathS
       walkStrings(x, [...at, i], visit);
     });
   else if (isRecord(v)) for (const [k, x] of Object.entries(v)) walkStrings(x, [...at, k], visit);
+}
+
+/** Visits every non-empty literal string in `v`, leaving secret references alone. */
+function walkLiterals(v: unknown, at: PathSegment[], visit: (at: PathSegment[]) => void): void {
+  if (typeof v === "string") {
+    if (v !== "") visit(at);
+  } else if (Array.isArray(v))
+    v.forEach((x, i) => {
+      walkLiterals(x, [...at, i], visit);
+    });
+  else if (isRecord(v) && !isSecretRef(v))
+    for (const [k, x] of Object.entries(v)) walkLiterals(x, [...at, k], visit);
 }
 
 function walkJsonKeys(
@@ -114,9 +143,12 @@ export function findInlineCredentials(file: string, steps: readonly unknown[]): 
         }
       });
     }
+    // Everything under a credential-named key counts: `{"tokens": ["…"]}`, `{"credentials": {"pass": "…"}}`.
     walkJsonKeys(step["json"], [...at, "json"], (key, v, p) => {
-      if (literal(v) && isCredentialName(key))
-        add(p, `is a literal value under the credential-named key ${JSON.stringify(key)}`);
+      if (!isCredentialName(key)) return;
+      walkLiterals(v, p, (lp) =>
+        add(lp, `is a literal value under the credential-named key ${JSON.stringify(key)}`),
+      );
     });
   });
   return [...issues.values()];

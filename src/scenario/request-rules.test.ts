@@ -100,4 +100,10 @@ describe("request step rules", () => {
       other("//evil.example/?a", "http://evil.example"),
     ]);
   });
+
+  it("refuses a header named __proto__, which the parsed scenario could not keep", () => {
+    expect(messages({ headers: { ["__proto__"]: 1, accept: "a" } })).toEqual([
+      "r.json: steps[2].headers.__proto__ cannot be used as a header name: a parsed scenario cannot keep it; remove it",
+    ]);
+  });
 });
