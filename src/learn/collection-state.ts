@@ -15,6 +15,8 @@ export class CollectionState {
   readonly scopes = new Map<string, string[]>();
   readonly listedScopes = new Set<string>();
   readonly everSeen = new Set<string>();
+  /** The last values known of every entity ever seen (reads and write answers), for "before" snapshots. */
+  readonly lastKnown = new Map<string, Entity>();
   maxInt: number | null = null;
   /** Remaining list-order candidates: "insertion", "field:<name>:asc|desc". */
   orderCandidates: Set<string> | null = null;
@@ -56,6 +58,7 @@ export class CollectionState {
       order.push(id);
     }
     this.entities.set(id, e);
+    this.lastKnown.set(id, e);
   }
 
   /** Removes an entity (an item read answered 404, or a full list left it out). */
@@ -88,6 +91,7 @@ export class CollectionState {
       const old = this.entities.get(id);
       if (old && this.scopeOf(old) !== scope) this.remove(id);
       this.entities.set(id, e);
+      this.lastKnown.set(id, e);
     }
     this.scopes.set(scope, ids);
     this.listedScopes.add(scope);

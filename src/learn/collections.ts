@@ -23,6 +23,8 @@ export interface FoundCollection {
 
 const isEntity = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
 const ITEMS_KEYS = ["data", "items", "results", "records", "rows"];
+/** How many list and item observations shape detection looks at. */
+const SAMPLE = 200;
 const PREFERRED_IDS = ["id", "uuid", "_id", "key", "slug"];
 
 /** The entities of a list answer and the key holding them (null for a bare array), or null. */
@@ -109,7 +111,8 @@ export function findCollections(groups: EndpointGroup[]): FoundCollection[] {
   for (const list of [...gets.values()].sort((a, b) => (a.template < b.template ? -1 : 1))) {
     const last = list.literals[list.literals.length - 1];
     if (last === null || last === undefined) continue;
-    const oks = list.observations.filter(okJson);
+    // Shapes are judged on the first observations (evidence order): deterministic, and linear at 100k records.
+    const oks = list.observations.filter(okJson).slice(0, SAMPLE);
     const parsed = oks.map((o) => listEntities(bodyOf(o)));
     if (parsed.length === 0 || parsed.some((p) => p === null)) continue;
     const key = parsed[0]!.key;
@@ -118,7 +121,7 @@ export function findCollections(groups: EndpointGroup[]): FoundCollection[] {
     const item = gets.get(`${list.template}/{id}`) ?? null;
     // A list never read without a query (a search) is not a collection: its answers are replayed.
     if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
-    const itemOks = item ? item.observations.filter(okJson) : [];
+    const itemOks = item ? item.observations.filter(okJson).slice(0, SAMPLE) : [];
     const itemEnvelope = detectItemEnvelope(itemOks);
     const idField = pickIdField(lists, itemOks, itemEnvelope);
     if (idField === null) continue;

@@ -5,6 +5,7 @@
  */
 import type { ApiRecord } from "./api-records.js";
 import { buildTemplater, toolName, uniqueToolNames } from "./path-template.js";
+import { isIdShaped, isNeverParam } from "./value-kinds.js";
 
 /** An API record placed in its endpoint, with its path parameter values by name. */
 export interface Observation extends ApiRecord {
@@ -38,15 +39,34 @@ export function collectIdValues(value: unknown, out: Set<string>, depth = 0): vo
   }
 }
 
+/** True when two paths differ in one non-id-shaped segment after a common prefix (a possible word id). */
+function hasVaryingWords(paths: Iterable<string[]>): boolean {
+  const seen = new Map<string, string>();
+  for (const p of paths)
+    for (let i = 1; i < p.length; i++) {
+      if (isIdShaped(p[i]!) || isNeverParam(p[i]!)) continue;
+      // Only siblings under a parent that is itself below the API root can be word ids (`/api/users/alice`).
+      if (i < 2 || isNeverParam(p[i - 1]!) || isIdShaped(p[i - 1]!)) continue;
+      const prefix = `${i}:${p.slice(0, i).join("/")}`;
+      const first = seen.get(prefix);
+      if (first === undefined) seen.set(prefix, p[i]!);
+      else if (first !== p[i]) return true;
+    }
+  return false;
+}
+
 /** Places every record in its endpoint; endpoints come back sorted by tool name. */
 export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; observations: Observation[] } {
-  const idValues = new Set<string>();
   const paths = new Map<string, string[]>();
-  for (const rec of api) {
-    if (rec.response.kind === "json") collectIdValues(rec.response.value, idValues);
-    if (rec.request.kind === "json") collectIdValues(rec.request.value, idValues);
-    paths.set(rec.segments.join("/"), rec.segments);
-  }
+  for (const rec of api) paths.set(rec.segments.join("/"), rec.segments);
+  // Bodies are scanned for id values only when some path has varying siblings that are not ids by shape.
+  const idValues = new Set<string>();
+  if (hasVaryingWords(paths.values()))
+    for (const rec of api) {
+      if (rec.method !== "GET" && rec.method !== "POST") continue;
+      if (rec.response.kind === "json") collectIdValues(rec.response.value, idValues);
+      if (rec.request.kind === "json") collectIdValues(rec.request.value, idValues);
+    }
   const templater = buildTemplater(paths.values(), idValues);
   const byKey = new Map<string, EndpointGroup>();
   const observations: Observation[] = [];

@@ -96,25 +96,24 @@ export function combineField(f: string, contexts: FieldContext[], windowMs: numb
   const per = contexts.map((ctx) => (f in ctx.entity ? candidates(f, ctx, windowMs) : null));
   const create = contexts[0]?.create ?? true;
   const valid: FieldRule[] = [];
-  const sigs = new Set<string>();
-  for (const p of per) if (p) for (const s of p.cands.keys()) sigs.add(s);
-  for (const sig of sigs) {
-    const rule = per.find((p) => p?.cands.has(sig))!.cands.get(sig)!;
+  const sigs = new Map<string, FieldRule>();
+  for (const p of per) if (p) for (const [s, r] of p.cands) if (!sigs.has(s)) sigs.set(s, r);
+  for (const [sig, rule] of sigs) {
     if (rule.kind !== "from_request") {
       if (per.every((p) => p?.cands.has(sig))) valid.push(rule);
       continue;
     }
     const key = decodeURIComponent(rule.pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~"));
-    const absent = contexts
-      .map((ctx, i) => ({ ctx, p: per[i] }))
-      .filter(({ ctx }) => !ctx.request || !(key in ctx.request));
-    const present = per.filter((p, i) => !absent.some((a) => a.ctx === contexts[i]) && p);
-    if (present.length === 0 || !present.every((p) => p!.cands.has(sig))) continue;
-    if (present.length + absent.length !== contexts.length) continue;
-    const otherwise = fallback(
-      absent.map((a) => a.p),
-      create,
-    );
+    const absent: ({ cands: Cands } | null)[] = [];
+    let present = 0;
+    let holds = true;
+    contexts.forEach((ctx, i) => {
+      if (!ctx.request || !(key in ctx.request)) absent.push(per[i] ?? null);
+      else if (per[i]?.cands.has(sig)) present++;
+      else holds = false;
+    });
+    if (!holds || present === 0) continue;
+    const otherwise = fallback(absent, create);
     if (otherwise) valid.push({ ...rule, otherwise });
   }
   if (valid.length > 0) {

@@ -78,15 +78,20 @@ export function walkState(
     if (!list) return;
     pending.delete(key);
     const claimed = new Set<string>();
+    let deletedLater = false;
     for (const w of [...list].reverse()) {
       if (w.target.kind === "delete") {
+        deletedLater = true;
         w.result = e === null ? "confirmed" : "disagrees";
         w.mismatch = e === null ? null : st.col.idField;
         continue;
       }
       if (e === null) {
-        w.result = "disagrees";
-        w.mismatch = st.col.idField;
+        // Gone after a later delete: this write's own effect can no longer be seen.
+        if (!deletedLater) {
+          w.result = "disagrees";
+          w.mismatch = st.col.idField;
+        }
         continue;
       }
       // An update is confirmed only by a field it changed: an unchanged id proves nothing.
@@ -97,13 +102,23 @@ export function walkState(
         !same(w.pre[k], w.expect.get(k)!.value, false);
       const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e && changes(k));
       const bad = compared.find((k) => !same(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
+      const laterClaims = new Set(claimed);
       for (const k of w.expect.keys()) claimed.add(k);
       if (bad !== undefined) {
         w.result = "disagrees";
         w.mismatch = bad;
       } else if (compared.length > 0 || w.target.kind === "create") {
-        w.result = "confirmed";
-        w.readBack = e;
+        // A later write to the same entity already changed it: judge this one by its own answer.
+        const superseded = laterClaims.size > 0;
+        if (!superseded) {
+          w.result = "confirmed";
+          w.readBack = e;
+        } else if (w.answered && st.col.idField in w.answered) {
+          w.result = "confirmed";
+          w.readBack = Object.fromEntries(
+            Object.keys(e).map((k) => [k, k in w.answered! ? w.answered![k] : e[k]]),
+          );
+        }
       }
     }
   };
@@ -164,7 +179,7 @@ export function walkState(
         obs: o,
         target,
         id,
-        pre: id === null ? null : (st.entities.get(id) ?? null),
+        pre: id === null ? null : (st.entities.get(id) ?? st.lastKnown.get(id) ?? null),
         answered,
         maxIntBefore: st.maxInt,
         idSeenBefore: id !== null && st.everSeen.has(id),
@@ -174,6 +189,7 @@ export function walkState(
         expect: target.kind === "delete" ? new Map() : expectations(o, answered),
       };
       if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
+      if (id !== null && answered && st.col.idField in answered) st.lastKnown.set(id, answered);
       writes.push(w);
       if (id !== null) {
         const key = `${st.col.name}\u0000${id}`;
