@@ -131,6 +131,29 @@ describe("apptwin validate", () => {
     expect(j.skipped.map((s) => s.name)).toEqual(["c-outside.json", "e-broken.json", "nested", "notes.txt"]);
   });
 
+  it("skips a link to a FIFO instead of waiting forever to read it", () => {
+    const dir = join(temp, "fifo");
+    mkdirSync(dir);
+    copyFileSync(join(fixtures, "good", "every-action.json"), join(dir, "a.json"));
+    spawnSync("mkfifo", [join(dir, "pipe")]);
+    symlinkSync(join(dir, "pipe"), join(dir, "b-pipe.json"));
+    const r = spawnSync(process.execPath, [bin, "validate", dir], {
+      encoding: "utf8",
+      cwd: root,
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        `✓ ${dir}/a.json`,
+        "- skipped b-pipe.json: a link to something that is not a regular file",
+        "- skipped pipe: not a regular file",
+        "1 file valid",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("names a missing path in a clean error, exit 2, in both modes", () => {
     const missing = join(temp, "nope.json");
     const r = run(missing);

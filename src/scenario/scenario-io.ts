@@ -73,8 +73,14 @@ export async function listScenarioDir(dir: string): Promise<{ files: string[]; s
         });
         continue;
       }
-      if ((await stat(path)).isDirectory()) {
+      const st = await stat(path);
+      if (st.isDirectory()) {
         skipped.push({ name: e.name, reason: "a link to a directory (subdirectories are not read)" });
+        continue;
+      }
+      // A FIFO or device behind a link would block the read forever.
+      if (!st.isFile()) {
+        skipped.push({ name: e.name, reason: "a link to something that is not a regular file" });
         continue;
       }
     } else if (e.isDirectory()) {
