@@ -282,6 +282,13 @@ describe("items app: other origin, pages, instances", () => {
     expect((await call("POST", "/items", {}, "x")).status).toBe(405);
   });
 
+  it("reads a request target starting with // as a path, not as another host's /api", async () => {
+    const s = await login();
+    const r = await call("GET", "//evil.example/api/items", { authorization: `Bearer ${s.token}` });
+    expect([r.status, r.text]).toEqual([404, "Not found\n"]);
+    expect((await call("GET", "//evil.example/login", {})).status).toBe(404);
+  });
+
   it("logs every request it receives", async () => {
     await call("GET", "/login", {});
     await call("GET", "/api/items?done=true", {});
