@@ -1,6 +1,6 @@
 /** The CLI's own behaviour: help, version, and the exit codes of user errors. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { APPTWIN_VERSION } from "../src/version.js";
@@ -22,6 +22,16 @@ describe("apptwin CLI", () => {
   it("answers version --json with the version", () => {
     const out = execFileSync(process.execPath, [bin, "version", "--json"], { encoding: "utf8" });
     expect(JSON.parse(out)).toEqual({ version: APPTWIN_VERSION });
+  });
+
+  it("ships a command manifest listing exactly the commands in src/commands (fast start)", () => {
+    const manifest = JSON.parse(readFileSync(join(root, "oclif.manifest.json"), "utf8"));
+    const files = readdirSync(join(root, "src", "commands"))
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+      .map((f) => f.replace(/\.ts$/, ""))
+      .sort();
+    expect(Object.keys(manifest.commands).sort()).toEqual(files);
+    expect(manifest.version).toBe(APPTWIN_VERSION);
   });
 
   it("exits 2 on an unknown command", () => {
