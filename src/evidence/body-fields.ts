@@ -86,6 +86,21 @@ export function redactJsonFields(text: string, onReplace: (marker: string) => vo
   });
 }
 
+/**
+ * Rewrites every string of valid JSON text that is written with escapes
+ * (`\u00e4`, Go's `\u003c`, any `\u0041`) and holds a known value once
+ * decoded: such a string is decoded, redacted and written back with
+ * JSON.stringify. Strings without a backslash are left to the plain text scan.
+ */
+export function redactJsonStrings(text: string, redact: (decoded: string) => string): string {
+  return text.replace(JSON_STRING, (literal) => {
+    if (!literal.includes("\\")) return literal;
+    const decoded = JSON.parse(literal) as string;
+    const redacted = redact(decoded);
+    return redacted === decoded ? literal : JSON.stringify(redacted);
+  });
+}
+
 function decodeFormPart(part: string): string {
   try {
     return decodeURIComponent(part.replace(/\+/g, " "));

@@ -115,3 +115,28 @@ describe("harToEvidence", () => {
     expect(() => harToEvidence({ foo: 1 }, opts)).toThrow("rec.har: log must be of type object");
   });
 });
+
+describe("harToEvidence: form fields given only as postData.params", () => {
+  it("redacts a credential-named param although the form was multipart and the HAR kept no text", () => {
+    const login = entry("http://a.test/login", "text/html", {
+      request: {
+        method: "POST",
+        url: "http://a.test/login",
+        headers: [{ name: "Content-Type", value: "multipart/form-data; boundary=----X" }],
+        postData: {
+          mimeType: "multipart/form-data; boundary=----X",
+          params: [
+            { name: "email", value: "a@example.test" },
+            { name: "password", value: "correct horse battery" },
+          ],
+        },
+      },
+    });
+    const e = harToEvidence(har([login]), opts);
+    expect(JSON.stringify(e)).not.toContain("correct horse");
+    expect(e.records[0]!.request.body).toMatchObject({
+      text: "email=a%40example.test&password=[REDACTED:field:password]",
+      mime_type: "application/x-www-form-urlencoded",
+    });
+  });
+});

@@ -70,11 +70,15 @@ function headerValue(headers: { name: string; value: string }[], name: string): 
 function requestBody(entry: HarEntry): Body | null {
   const pd = entry.request.postData;
   if (!pd) return null;
-  const text =
-    pd.text ??
-    (pd.params ?? [])
+  if (pd.text === undefined && pd.params !== undefined) {
+    // Only the parsed fields were kept: the body is rebuilt url-encoded, and says so, so its credential fields are redacted.
+    const text = pd.params
       .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(p.value ?? "")}`)
       .join("&");
+    const mime = "application/x-www-form-urlencoded";
+    return { encoding: "utf8", text, size: Buffer.byteLength(text), truncated: false, mime_type: mime };
+  }
+  const text = pd.text ?? "";
   const encoding = pd.encoding === "base64" ? "base64" : "utf8";
   const size = Buffer.byteLength(text, encoding === "base64" ? "base64" : "utf8");
   const mime = pd.mimeType || headerValue(entry.request.headers, "content-type");

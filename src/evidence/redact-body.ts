@@ -13,9 +13,11 @@ import {
   jsonCredentialFields,
   redactFormFields,
   redactJsonFields,
+  redactJsonStrings,
   tryParseJson,
 } from "./body-fields.js";
 import type { Body } from "./evidence-schema.js";
+import { isMultipartMime, multipartCredentialFields, redactMultipartFields } from "./multipart-fields.js";
 import type { RedactContext } from "./redact-context.js";
 
 const TEXT_MIME = /^text\/|[/+](json|xml)\b|javascript|ecmascript|x-www-form-urlencoded|graphql/i;
@@ -54,12 +56,18 @@ export function learnBodyWith(
 ): void {
   if (!body) return;
   const text = body.encoding === "base64" ? decodeTextLike(body) : body.text;
-  if (text === null) return;
   const mime = mimeType ?? body.mime_type;
-  if (isJsonMime(mime) || looksLikeJson(text)) {
+  if (text === null) {
+    // A multipart upload with binary parts: its form fields are still there, byte for byte.
+    if (!isMultipartMime(mime)) return;
+    for (const f of multipartCredentialFields(Buffer.from(body.text, "base64").toString("latin1")))
+      learn(Buffer.from(f.value, "latin1").toString("utf8"), fieldMarker(f.name));
+  } else if (isJsonMime(mime) || looksLikeJson(text)) {
     for (const f of jsonCredentialFields(tryParseJson(text))) learn(f.value, fieldMarker(f.name));
   } else if (isFormMime(mime)) {
     for (const f of formCredentialFields(text)) learn(f.value, fieldMarker(f.name));
+  } else if (isMultipartMime(mime)) {
+    for (const f of multipartCredentialFields(text)) learn(f.value, fieldMarker(f.name));
   }
 }
 
@@ -67,9 +75,11 @@ export function learnBodyWith(
 function redactTextBody(text: string, mime: string | null, ctx: RedactContext): string {
   let out = text;
   if ((isJsonMime(mime) || looksLikeJson(text)) && tryParseJson(text) !== undefined) {
-    out = redactJsonFields(text, ctx.count);
+    out = redactJsonStrings(redactJsonFields(text, ctx.count), ctx.redactText);
   } else if (isFormMime(mime)) {
     out = redactFormFields(text, ctx.count);
+  } else if (isMultipartMime(mime)) {
+    out = redactMultipartFields(text, ctx.count);
   }
   return ctx.redactText(out);
 }
@@ -100,6 +110,7 @@ export function redactBodyWith(body: Body | null, ctx: RedactContext): Body | nu
     return text === decoded ? body : { ...body, text: Buffer.from(text, "utf8").toString("base64") };
   }
   const latin1 = Buffer.from(body.text, "base64").toString("latin1");
-  const redacted = ctx.redactText(latin1);
+  const fields = isMultipartMime(body.mime_type) ? redactMultipartFields(latin1, ctx.count) : latin1;
+  const redacted = ctx.redactText(fields);
   return redacted === latin1 ? body : { ...body, text: Buffer.from(redacted, "latin1").toString("base64") };
 }

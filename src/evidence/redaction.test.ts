@@ -46,7 +46,14 @@ describe("createRedactor: declared secrets", () => {
   });
 
   it("lists the forms a value may take in traffic", () => {
-    expect(valueVariants("a b/c")).toEqual(["a b/c", "a%20b%2Fc", "a%20b%2fc", "a+b%2Fc", "a b\\/c"]);
+    expect(valueVariants("a b/c")).toEqual([
+      "a b/c",
+      "a%20b%2Fc",
+      "a%20b%2fc",
+      "a+b%2Fc",
+      "a%20b/c",
+      "a b\\/c",
+    ]);
   });
 });
 
@@ -290,5 +297,51 @@ describe("redactEvidence", () => {
     expect(out.redactions).toEqual([{ marker: "[REDACTED:field:token]", kind: "field", count: 7 }]);
     expect(out.evidence_id).toMatch(/^ev_[0-9a-f]{16}$/);
     expect(redactEvidence(e, createRedactor({ secrets: [] }))).toEqual(out);
+  });
+});
+
+describe("createRedactor: other encodings a value takes in traffic", () => {
+  it("finds a value in a JSON string written with \\u escapes (Python's ensure_ascii, Go's HTML-safe escapes, any \\u0041)", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "Pässw0rd<&>ok" }] });
+    const python = '{"echo": "P\\u00e4ssw0rd<&>ok", "n": 1}';
+    const go = '{"echo":"Pässw0rd\\u003c\\u0026\\u003eok"}';
+    const any = '{"echo":"\\u0050\\u00E4ssw0rd<&>ok, twice: Pässw0rd<&>ok"}';
+    const out = [python, go, any].map((t) => r.redactBody(body(t))!.text);
+    expect(out).toEqual([
+      '{"echo": "[REDACTED:secret:pw]", "n": 1}',
+      '{"echo":"[REDACTED:secret:pw]"}',
+      '{"echo":"[REDACTED:secret:pw], twice: [REDACTED:secret:pw]"}',
+    ]);
+  });
+
+  it("finds a value in a URL path or query as a browser percent-encodes it (only some characters)", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "Pä$s w@rd!" }] });
+    // What Chromium makes of location = "/u/Pä$s w@rd!" and "?q=Pä$s w@rd!": non-ASCII and space encoded, "$@!" kept.
+    const url = new URL("http://127.0.0.1:1/u/Pä$s w@rd!?q=Pä$s w@rd!#Pä$s w@rd!").href;
+    expect(url).toBe("http://127.0.0.1:1/u/P%C3%A4$s%20w@rd!?q=P%C3%A4$s%20w@rd!#P%C3%A4$s%20w@rd!");
+    expect(r.redactUrl(url)).toBe(
+      "http://127.0.0.1:1/u/[REDACTED:secret:pw]?q=[REDACTED:secret:pw]#[REDACTED:secret:pw]",
+    );
+  });
+});
+
+describe("createRedactor: multipart bodies", () => {
+  const multipart = (parts: [string, string][], boundary = "----WebKitFormBoundaryX1") =>
+    `${parts.map(([n, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join("")}--${boundary}--\r\n`;
+
+  it("replaces credential-named parts of a multipart form and learns their values", () => {
+    const r = createRedactor({ secrets: [] });
+    const mime = "multipart/form-data; boundary=----WebKitFormBoundaryX1";
+    const text = multipart([
+      ["email", "a@example.test"],
+      ["password", "correct horse battery"],
+    ]);
+    expect(r.redactBody(body(text, mime))!.text).toBe(
+      multipart([
+        ["email", "a@example.test"],
+        ["password", "[REDACTED:field:password]"],
+      ]),
+    );
+    expect(r.redactText("echo correct horse battery")).toBe("echo [REDACTED:field:password]");
   });
 });

@@ -49,7 +49,27 @@ export function markerKind(marker: string): RedactionKind {
   return kind === "secret" || kind === "page" || kind === "header" ? kind : "field";
 }
 
-/** The forms a value can take in traffic: raw, percent-encoded (both styles), form-encoded, JSON-escaped. */
+/** Percent-encodes (UTF-8, upper-case hex) only the characters `encode` picks, as a browser's URL parser does. */
+function percentEncodeSome(value: string, encode: (c: string) => boolean): string {
+  let out = "";
+  for (const c of value) {
+    if (!encode(c)) out += c;
+    else if (c.length === 1 && c >= "\uD800" && c <= "\uDFFF") out += "%EF%BF%BD";
+    else out += encodeURIComponent(c);
+  }
+  return out;
+}
+
+/** The WHATWG URL percent-encode sets a browser applies to a path, a query (special schemes) and a fragment. */
+const URL_ENCODE_SETS = [/["#<>?`{}]/, /["#<>']/, /["<>`]/].map(
+  (set) => (c: string) => c <= " " || c >= "\x7f" || set.test(c),
+);
+
+/**
+ * The forms a value can take in traffic: raw, percent-encoded (both styles),
+ * form-encoded, as a browser leaves it in a URL path, query or fragment
+ * (only some characters encoded), JSON-escaped.
+ */
 export function valueVariants(value: string): string[] {
   const uri = encodeURIComponent(value);
   const json = JSON.stringify(value).slice(1, -1);
@@ -59,6 +79,7 @@ export function valueVariants(value: string): string[] {
     uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
     uri.replace(/%20/g, "+"),
     new URLSearchParams([["", value]]).toString().slice(1),
+    ...URL_ENCODE_SETS.map((set) => percentEncodeSome(value, set)),
     json,
     json.replace(/\//g, "\\/"),
   ];
