@@ -141,6 +141,25 @@ describe("apptwin build", () => {
     expect(same(await filesOf(a), buildBundleFiles({ evidence: [itemsEvidence()] }))).toEqual([]);
   });
 
+  it("refuses a --pack name a ustar header cannot hold before writing anything", async () => {
+    for (const name of ["envé", "e".repeat(120)]) {
+      const out = join(dir, name);
+      const r = await run(Build, ["--evidence", join(dir, "items.json"), "--out", out, "--pack"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `Error: --pack cannot store the folder name ${JSON.stringify(name)} in a plain ustar header (ASCII only, at most 100 characters per name); choose another --out or leave out --pack\n`,
+      );
+      expect(await readdir(dir)).not.toContain(name);
+    }
+  });
+
+  it("refuses an --out whose parent folder does not exist, naming it", async () => {
+    const parent = join(dir, "no-such-parent");
+    const r = await run(Build, ["--evidence", join(dir, "items.json"), "--out", join(parent, "env")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`Error: ${parent}: no such folder for --out; create it first\n`);
+  });
+
   it("refuses a missing evidence file with its name", async () => {
     const r = await run(Build, ["--evidence", join(dir, "nope.json"), "--out", join(dir, "x")]);
     expect(r.code).toBe(2);

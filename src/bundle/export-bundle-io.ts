@@ -3,7 +3,9 @@
  * both write the same bytes): read the evidence files, build, write the
  * bundle atomically, optionally pack it beside itself, and summarise.
  */
+import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { FileError } from "../errors/user-error.js";
 import { readEvidence } from "../evidence/evidence-io.js";
 import { assertDestinationFree } from "../util/atomic-write.js";
 import { buildBundle } from "./build-bundle.js";
@@ -40,11 +42,13 @@ export async function exportBundle(opts: {
   const force = opts.force ?? false;
   const pack = opts.pack ? join(dirname(out), `${basename(out)}.tgz`) : undefined;
   // Refuse before writing anything, so a refused pack never leaves a bundle behind.
+  const parent = await stat(dirname(out)).catch(() => null);
+  if (!parent?.isDirectory())
+    throw new FileError("out_parent_missing", `${dirname(out)}: no such folder for --out; create it first`);
+  const tgz = pack === undefined ? undefined : packTgz(basename(out), built.files);
   if (pack !== undefined) await assertDestinationFree(pack, { force });
   await writeBundle(out, built.files, { force });
-  if (pack !== undefined) {
-    await writePack(pack, packTgz(basename(out), built.files), { force });
-  }
+  if (pack !== undefined && tgz !== undefined) await writePack(pack, tgz, { force });
   const eps = built.model.endpoints;
   return {
     out,

@@ -6,6 +6,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { Header } from "tar";
+import { UserError } from "../errors/user-error.js";
 
 /** The mtime of every entry: 2000-01-01T00:00:00Z. */
 export const PACK_MTIME = new Date(Date.UTC(2000, 0, 1));
@@ -34,8 +35,17 @@ function padding(size: number): Buffer {
   return Buffer.alloc(rest === 0 ? 0 : BLOCK - rest);
 }
 
+/** A folder name a plain ustar header holds: printable ASCII, 1 to 100 characters (node-tar needs pax otherwise). */
+const USTAR_NAME = /^[\x20-\x7e]{1,100}$/;
+
 /** The tar archive of `files` under the folder `root`, directories first-seen, entries sorted by path. */
 export function packTar(root: string, files: ReadonlyMap<string, Uint8Array>): Buffer {
+  // The root is the user's --out name; the bundle's own paths are short ASCII by construction.
+  if (!USTAR_NAME.test(root))
+    throw new UserError(
+      "unpackable_name",
+      `--pack cannot store the folder name ${JSON.stringify(root)} in a plain ustar header (ASCII only, at most 100 characters per name); choose another --out or leave out --pack`,
+    );
   const chunks: Buffer[] = [];
   const dirs = new Set<string>();
   const paths = [...files.keys()].sort();
