@@ -9,7 +9,7 @@ import { mkdir } from "node:fs/promises";
 import createDebug from "debug";
 import type { BrowserContext, Page } from "playwright-core";
 import type { Evidence, StepResult } from "../evidence/evidence-schema.js";
-import { createRedactor, redactEvidence } from "../evidence/redaction.js";
+import { createRedactor, redactEvidence, redactStepResult } from "../evidence/redaction.js";
 import { resolveLimits } from "../scenario/limits.js";
 import { scenarioDigest } from "../scenario/scenario-digest.js";
 import { DEFAULT_STEP_TIMEOUT_MS, type Scenario } from "../scenario/scenario-schema.js";
@@ -74,6 +74,14 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   let current: string | null = null;
   let sawWebSocket = false;
   const nonce = Math.random().toString(36).slice(2);
+  const secretList = [...secrets].map(([id, value]) => ({ id, value }));
+  /** A step's result as progress shows it: a failure's message may quote page URLs, text or values, so it is redacted with what is known so far. */
+  const shown = (result: StepResult): StepResult => {
+    if (result.error === null || result.status === "cancelled") return result;
+    const redactor = createRedactor({ secrets: secretList });
+    for (const pv of pageValues) redactor.addPageValue(pv.value, pv.marker);
+    return redactStepResult(result, recorder.finishedSince(0), redactor);
+  };
   const recorder = new NetworkRecorder({
     appOrigin,
     allowedOrigins,
@@ -158,7 +166,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
       };
       steps.push(result);
       if (options.screenshotsDir) await screenshot(page, options.screenshotsDir, index, step.step_id);
-      options.onProgress?.({ type: "step-end", index, total, result });
+      options.onProgress?.({ type: "step-end", index, total, result: shown(result) });
       if (error !== null) failed = step.step_id;
     }
     current = null;
@@ -168,7 +176,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   } finally {
     await browser.close();
   }
-  const redactor = createRedactor({ secrets: [...secrets].map(([id, value]) => ({ id, value })) });
+  const redactor = createRedactor({ secrets: secretList });
   for (const pv of pageValues) redactor.addPageValue(pv.value, pv.marker);
   const evidence = redactEvidence(
     {

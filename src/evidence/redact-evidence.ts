@@ -73,6 +73,16 @@ function redactStep(s: StepResult, redactor: Redactor): StepResult {
   };
 }
 
+/**
+ * Redacts one step's result as far as the run so far allows: the redactor
+ * first learns from the records finished so far. For what is shown while a
+ * capture runs (progress lines); the evidence itself goes through redactEvidence.
+ */
+export function redactStepResult(s: StepResult, records: EvidenceRecord[], redactor: Redactor): StepResult {
+  for (const r of records) learnRecord(r, redactor);
+  return redactStep(s, redactor);
+}
+
 /** Redacts every record, step and warning of an evidence, then fills `redactions` and `evidence_id`. */
 export function redactEvidence(
   evidence: Omit<Evidence, "redactions" | "evidence_id">,

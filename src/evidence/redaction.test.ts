@@ -345,3 +345,10 @@ describe("createRedactor: multipart bodies", () => {
     expect(r.redactText("echo correct horse battery")).toBe("echo [REDACTED:field:password]");
   });
 });
+
+describe("createRedactor: a page without a charset", () => {
+  it("finds a Latin-1 value form-encoded as windows-1252 (what Chromium sends for such a page)", () => {
+    const r = createRedactor({ secrets: [{ id: "pw", value: "Pä$s w@rd-9f3k" }] });
+    expect(r.redactText("it is /login?q=P%E4%24s+w%40rd-9f3k")).toBe("it is /login?q=[REDACTED:secret:pw]");
+  });
+});

@@ -11,7 +11,7 @@ import { learnBodyWith, redactBodyWith } from "./redact-body.js";
 import type { RedactContext, RedactionKind } from "./redact-context.js";
 import { learnHeaders, redactHeaderList } from "./redact-headers.js";
 
-export { redactEvidence } from "./redact-evidence.js";
+export { redactEvidence, redactStepResult } from "./redact-evidence.js";
 
 /** Values shorter than this, read from the page or learned from traffic, are left alone so ids and ports survive. */
 export const MIN_LEARNED_LENGTH = 8;
@@ -65,10 +65,24 @@ const URL_ENCODE_SETS = [/["#<>?`{}]/, /["#<>']/, /["<>`]/].map(
   (set) => (c: string) => c <= " " || c >= "\x7f" || set.test(c),
 );
 
+/** A form field as a page without a declared charset submits it: windows-1252 bytes (for Latin-1 text), `+` for space. */
+function latin1FormEncoded(value: string): string | null {
+  const chars = [...value];
+  if (!chars.some((c) => c >= "\x80") || chars.some((c) => c > "\xff")) return null;
+  return chars
+    .map((c) =>
+      c >= "\x80"
+        ? `%${c.charCodeAt(0).toString(16).toUpperCase()}`
+        : new URLSearchParams([["", c]]).toString().slice(1),
+    )
+    .join("");
+}
+
 /**
  * The forms a value can take in traffic: raw, percent-encoded (both styles),
- * form-encoded, as a browser leaves it in a URL path, query or fragment
- * (only some characters encoded), JSON-escaped.
+ * form-encoded (UTF-8, and Latin-1 as a page without a charset sends it), as
+ * a browser leaves it in a URL path, query or fragment (only some characters
+ * encoded), JSON-escaped.
  */
 export function valueVariants(value: string): string[] {
   const uri = encodeURIComponent(value);
@@ -80,6 +94,7 @@ export function valueVariants(value: string): string[] {
     uri.replace(/%20/g, "+"),
     new URLSearchParams([["", value]]).toString().slice(1),
     ...URL_ENCODE_SETS.map((set) => percentEncodeSome(value, set)),
+    ...[latin1FormEncoded(value)].filter((v) => v !== null),
     json,
     json.replace(/\//g, "\\/"),
   ];
