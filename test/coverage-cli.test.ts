@@ -74,18 +74,22 @@ describe("apptwin coverage", () => {
   it("answers --json with the coverage object", async () => {
     const { out } = await run(["--evidence", items, "--json"]);
     const json = JSON.parse(out);
-    expect(json.status).toBe("partial");
-    expect(json.writes.withheld).toEqual([
+    expect(json.status).toBe("complete");
+    expect(json.writes.withheld).toEqual([]);
+    expect(json.sign_in).toEqual([
       {
         tool_name: "post_login",
         method: "POST",
         template: "/api/login",
-        collection: null,
         observations: 1,
-        reason: "no_collection",
-        hint: "Record a GET /api/login (the list POST /api/login writes to) so its entities form a collection",
+        explain: "POST /api/login replays the recorded sign-in answer; the twin does not check credentials.",
       },
     ]);
+  });
+
+  it("shows a sign-in as a replayed row of the table", async () => {
+    const { out } = await run(["--evidence", items]);
+    expect(out.split("\n")).toContain("post_login          POST    /api/login       replay   sign-in");
   });
 
   it("reports empty with a hint for static assets only", async () => {

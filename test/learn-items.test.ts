@@ -15,7 +15,7 @@ describe("learning the items app", () => {
   });
 
   it("reports golden coverage", () => {
-    expect(coverage.status).toBe("partial");
+    expect(coverage.status).toBe("complete");
     expect(coverage.counts).toEqual({ records: 19, api_records: 17, assets: 2, ignored: 0 });
     expect(coverage.reads.map((r) => [r.tool_name, r.serving])).toEqual([
       ["get_items", "state"],
@@ -27,12 +27,9 @@ describe("learning the items app", () => {
       "post_items",
       "put_items_by_id",
     ]);
-    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
-      ["post_login", "no_collection"],
-    ]);
-    expect(coverage.next).toBe(
-      "Record a GET /api/login (the list POST /api/login writes to) so its entities form a collection",
-    );
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(coverage.sign_in!.map((s) => s.tool_name)).toEqual(["post_login"]);
+    expect(coverage.next).toBeNull();
     expect(coverage.warnings.map((w) => [w.code, w.path])).toEqual([
       ["redacted_field", "records[2].request.body.password"],
       ["redacted_field", "records[2].response.body.token"],
@@ -56,7 +53,7 @@ describe("learning the items app", () => {
     expect(items!.explain).toBe(
       'Collection items, identified by id, listed as an object with the entities under "data" in insertion order; filters: done=done; pagination: limit/offset.',
     );
-    expect(model.replays).toEqual([]);
+    expect(model.replays.map((r) => `${r.method} ${r.path_and_query}`)).toEqual(["POST /api/login"]);
   });
 
   it("seeds the state the recording ended with, in the app's order", () => {

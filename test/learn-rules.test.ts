@@ -167,14 +167,14 @@ describe("withheld reasons", () => {
     ]);
   });
 
-  it("no_collection: the write's path matches no collection", () => {
+  it("no_collection: the write's path matches no collection (an RPC-style action)", () => {
     expect(
       withheldOf([{ method: "POST", path: "/api/ping", status: 200, req: {}, res: { ok: true } }]),
     ).toEqual([
       [
         "post_ping",
         "no_collection",
-        "Record a GET /api/ping (the list POST /api/ping writes to) so its entities form a collection",
+        "POST /api/ping changes no collection the recording read: if it writes entities, record a GET of their list (such as GET /api/ping) before and after it, so its effect can be read back; an action no read can show stays withheld",
       ],
     ]);
   });
@@ -222,6 +222,41 @@ describe("withheld reasons", () => {
       list([...seedItems, b, c]),
     ];
     expect(withheldOf(specs)[0]!.slice(0, 2)).toEqual(["post_things", "conflicting_observations"]);
+  });
+});
+
+describe("sign-in", () => {
+  const login = (status: number, res: unknown, headers: RecordSpec["headers"] = []): RecordSpec => ({
+    method: "POST",
+    path: "/api/session",
+    status,
+    req: { email: "a@example.test", password: "[REDACTED:field:password]" },
+    res,
+    headers,
+  });
+
+  it("replays a sign-in (credentials in, token out), only its successful answers, and withholds nothing", () => {
+    const { model, coverage } = learnSpecs([
+      login(401, { error: "invalid_credentials" }),
+      login(200, { token: "[REDACTED:field:token]" }),
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(coverage.sign_in!.map((s) => [s.tool_name, s.explain])).toEqual([
+      [
+        "post_session",
+        "POST /api/session replays the recorded sign-in answer; the twin does not check credentials.",
+      ],
+    ]);
+    expect(model.endpoints[0]).toMatchObject({ serving: "replay", kind: "other", withheld: null });
+    expect(model.replays.map((r) => [r.path_and_query, r.responses.map((x) => x.status)])).toEqual([
+      ["/api/session", [200]],
+    ]);
+  });
+
+  it("is not a sign-in when the answer hands back no session: the write stays withheld", () => {
+    expect(withheldOf([login(200, { ok: true })]).map((w) => w.slice(0, 2))).toEqual([
+      ["post_session", "no_collection"],
+    ]);
   });
 });
 

@@ -62,6 +62,16 @@ export function buildCoverage(learned: Learned): Coverage {
       observations: e.observations,
       explain: e.explain,
     }));
+  // A write is replayed only when it is a sign-in (see src/learn/sign-in.ts).
+  const signIn = writes
+    .filter((e) => e.serving === "replay")
+    .map((e) => ({
+      tool_name: e.tool_name,
+      method: e.method,
+      template: e.template,
+      observations: e.observations,
+      explain: e.explain,
+    }));
   const withheld = writes
     .filter((e) => e.withheld !== null)
     .map((e) => ({
@@ -93,6 +103,7 @@ export function buildCoverage(learned: Learned): Coverage {
     })),
     reads,
     writes: { served, withheld },
+    sign_in: signIn,
     warnings,
     next: status === "empty" ? EMPTY_HINT : first ? first.hint : null,
   };

@@ -38,6 +38,15 @@ export const CoverageWriteSchema = z.strictObject({
   explain: z.string(),
 });
 
+/** A sign-in endpoint: replayed with its recorded successful answer, credentials not checked. */
+export const CoverageSignInSchema = z.strictObject({
+  tool_name: z.string(),
+  method: z.string(),
+  template: z.string(),
+  observations: z.number().int().nonnegative(),
+  explain: z.string(),
+});
+
 export const CoverageWithheldSchema = z.strictObject({
   tool_name: z.string(),
   method: z.string(),
@@ -64,6 +73,8 @@ export const CoverageSchema = z.strictObject({
   ),
   reads: z.array(CoverageReadSchema),
   writes: z.strictObject({ served: z.array(CoverageWriteSchema), withheld: z.array(CoverageWithheldSchema) }),
+  /** Sign-in writes, replayed rather than learned (always written; optional so older reports still read). */
+  sign_in: z.array(CoverageSignInSchema).optional(),
   warnings: z.array(CoverageWarningSchema),
   /** The single next thing to do, or null when coverage is complete. */
   next: z.string().nullable(),
@@ -72,5 +83,6 @@ export const CoverageSchema = z.strictObject({
 export type CoverageWarning = z.infer<typeof CoverageWarningSchema>;
 export type CoverageRead = z.infer<typeof CoverageReadSchema>;
 export type CoverageWrite = z.infer<typeof CoverageWriteSchema>;
+export type CoverageSignIn = z.infer<typeof CoverageSignInSchema>;
 export type CoverageWithheld = z.infer<typeof CoverageWithheldSchema>;
 export type Coverage = z.infer<typeof CoverageSchema>;

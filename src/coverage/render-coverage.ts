@@ -25,6 +25,7 @@ export function renderCoverage(c: Coverage): string {
   const rows = [["TOOL", "METHOD", "PATH", "SERVING", "REASON"]];
   for (const r of c.reads) rows.push([r.tool_name, r.method, r.template, r.serving, ""]);
   for (const w of c.writes.served) rows.push([w.tool_name, w.method, w.template, "state", ""]);
+  for (const s of c.sign_in ?? []) rows.push([s.tool_name, s.method, s.template, "replay", "sign-in"]);
   for (const w of c.writes.withheld) rows.push([w.tool_name, w.method, w.template, "withheld", w.reason]);
   if (rows.length > 1) lines.push("", ...table(rows));
   if (c.collections.length > 0)

@@ -6,6 +6,7 @@ import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { emptyShape, observe, type Shape, toJsonSchema } from "./json-schema.js";
 import type { Endpoint, JsonSchema, Param, Withheld, WriteRule } from "./model-schema.js";
+import { explainSignIn } from "./sign-in.js";
 import { isUuid, singular } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -15,12 +16,13 @@ function paramSchema(values: string[]): JsonSchema {
   return { type: "string" };
 }
 
-/** Builds the Endpoint model of a group. */
+/** Builds the Endpoint model of a group (a sign-in is replayed, kind `other`). */
 export function endpointModel(
   g: EndpointGroup,
   col: FoundCollection | null,
   target: WriteTarget | null,
   verdict: { rule: WriteRule | null; withheld: Withheld | null } | null,
+  signIn = false,
 ): Endpoint {
   const params: Param[] = g.params.map((name) => ({
     name,
@@ -60,15 +62,17 @@ export function endpointModel(
       ? "state"
       : "replay";
   const n = g.observations.length;
-  const explain = verdict?.rule
-    ? verdict.rule.explain
-    : verdict?.withheld
-      ? `${g.method} ${g.template} is withheld (${verdict.withheld.reason}): ${verdict.withheld.hint}.`
-      : isList
-        ? `${g.method} ${g.template} lists the ${col.name} collection from state.`
-        : col
-          ? `${g.method} ${g.template} reads one ${singular(col.name)} from state by {id}.`
-          : `${g.method} ${g.template} replays the ${n} recorded answer${n === 1 ? "" : "s"} by exact path and query.`;
+  const explain = signIn
+    ? explainSignIn(g)
+    : verdict?.rule
+      ? verdict.rule.explain
+      : verdict?.withheld
+        ? `${g.method} ${g.template} is withheld (${verdict.withheld.reason}): ${verdict.withheld.hint}.`
+        : isList
+          ? `${g.method} ${g.template} lists the ${col.name} collection from state.`
+          : col
+            ? `${g.method} ${g.template} reads one ${singular(col.name)} from state by {id}.`
+            : `${g.method} ${g.template} replays the ${n} recorded answer${n === 1 ? "" : "s"} by exact path and query.`;
   return {
     tool_name: g.toolName,
     method: g.method,

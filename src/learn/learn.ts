@@ -17,6 +17,7 @@ import {
   type WriteRule,
 } from "./model-schema.js";
 import { buildReplays, collectionModel } from "./read-model.js";
+import { isSignIn } from "./sign-in.js";
 import { type WriteObservation, walkState } from "./state-walk.js";
 import { type LearnOptions, learnWrite } from "./write-rules.js";
 import { findWriteTargets, isWriteMethod } from "./write-targets.js";
@@ -57,8 +58,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     else writesByGroup.set(w.obs.endpoint, [w]);
   }
   const verdicts = new Map<EndpointGroup, { rule: WriteRule | null; withheld: Withheld | null }>();
+  // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
+  const signIns = new Set(groups.filter((g) => !targets.has(g.key) && isSignIn(g)));
   for (const g of groups) {
-    if (!isWriteMethod(g.method)) continue;
+    if (!isWriteMethod(g.method) || signIns.has(g)) continue;
     const v = learnWrite(g, targets.get(g.key) ?? null, writesByGroup.get(g) ?? [], opts);
     warnings.push(...v.warnings);
     verdicts.set(g, v);
@@ -82,8 +85,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     v.rule.explain = explainWrite(v.rule, g.method, g.template);
   }
   const stateGroups = new Set(found.flatMap((c) => (c.item ? [c.list, c.item] : [c.list])));
-  const replayReads = timeOrder(observations).filter(
-    (o) => !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
+  const replayReads = timeOrder(observations).filter((o) =>
+    signIns.has(o.endpoint)
+      ? o.status >= 200 && o.status < 300
+      : !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
   );
   const colByGroup = new Map<EndpointGroup, FoundCollection>();
   for (const c of found) {
@@ -91,7 +96,13 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     if (c.item) colByGroup.set(c.item, c);
   }
   const endpoints = groups.map((g) =>
-    endpointModel(g, colByGroup.get(g) ?? null, targets.get(g.key) ?? null, verdicts.get(g) ?? null),
+    endpointModel(
+      g,
+      colByGroup.get(g) ?? null,
+      targets.get(g.key) ?? null,
+      verdicts.get(g) ?? null,
+      signIns.has(g),
+    ),
   );
 
   let last: number | null = null;

@@ -24,7 +24,8 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
       `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
     failed_status: () =>
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
-    no_collection: () => `Record a ${c.readBack} (the list ${w} writes to) so its entities form a collection`,
+    no_collection: () =>
+      `${w} changes no collection the recording read: if it writes entities, record a GET of their list (such as ${c.readBack}) before and after it, so its effect can be read back; an action no read can show stays withheld`,
     unexplained_field: () =>
       `Field "${c.field}" in ${w} fits no rule (request, id sequence, clock, constant, copy); record 2 or more ${w} with different inputs, each followed by a ${c.readBack}`,
     untimed_capture: () =>
