@@ -4,6 +4,7 @@
  * plane, explained misses, bounded bodies and confined assets.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fetch } from "undici";
@@ -55,6 +56,31 @@ const call = async (method: string, path: string, body?: unknown, headers: Recor
   return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : null };
 };
 
+/** A raw request over node:http, so the Host header and the path are sent exactly as given. */
+function raw(path: string, headers: Record<string, string>, method = "GET") {
+  const { hostname, port } = new URL(base);
+  return new Promise<{ status: number; json: Record<string, unknown> | string }>((done, fail) => {
+    const req = request({ hostname, port, path, method, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => {
+        text += d;
+      });
+      res.on("end", () => {
+        let json: Record<string, unknown> | string = text;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          // Not JSON (an asset): the test sees the text.
+        }
+        done({ status: res.statusCode ?? 0, json });
+      });
+    });
+    req.on("error", fail);
+    req.end();
+  });
+}
+
 describe("HTTP twin", () => {
   it("serves the recorded page at its own path with its content type", async () => {
     const res = await fetch(`${base}/items`);
@@ -74,6 +100,32 @@ describe("HTTP twin", () => {
       expect(res.text).not.toContain("outside the assets folder");
       expect(res.status).toBe(404);
     }
+  });
+
+  it("refuses a Host that is not a loopback name (DNS rebinding) and a foreign Origin (cross-site requests)", async () => {
+    const rebound = await raw("/__apptwin/episodes/default/state", { host: "evil.example:4310" });
+    expect(rebound.status).toBe(403);
+    expect(rebound.json).toEqual({
+      error: "forbidden_host",
+      message:
+        'The Host "evil.example:4310" is not a loopback name. A twin bound to loopback answers only requests addressed to 127.0.0.1, localhost or [::1] (a guard against DNS rebinding); serve with --allow-remote to accept other hosts.',
+    });
+    const csrf = await raw("/__apptwin/episodes/default/reset", { origin: "https://evil.example" }, "POST");
+    expect(csrf.status).toBe(403);
+    expect(csrf.json).toEqual({
+      error: "forbidden_origin",
+      message:
+        'A request from the web origin "https://evil.example" was refused. A twin bound to loopback answers only pages of loopback origins, such as the app\'s own frontend it serves (a guard against cross-site requests); serve with --allow-remote to accept other origins.',
+    });
+    for (const host of ["localhost:1", "127.0.0.1", "[::1]:80", "LOCALHOST"]) {
+      expect((await raw("/__apptwin/health", { host, origin: `http://${host}` })).status).toBe(200);
+    }
+  });
+
+  it("routes a path that starts with // as that path, not as a host", async () => {
+    const res = await raw("//api/items", {});
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({ request: "GET //api/items" });
   });
 
   it("runs create → read → update → delete on the default episode", async () => {

@@ -37,7 +37,9 @@ export async function startHttpTwin(
   bundle: TwinBundle,
   opts: { port: number; host: string },
 ): Promise<{ twin: TwinServer; endpoints: TwinEndpoints }> {
-  const twin = createTwinServer(bundle);
+  const twin = createTwinServer(bundle, {
+    allowedHosts: LOOPBACK_HOSTS.has(opts.host) ? "loopback" : "any",
+  });
   let url: string;
   try {
     url = await twin.listen(opts.port, opts.host);

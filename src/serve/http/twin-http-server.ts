@@ -13,6 +13,7 @@ import { handleRequest } from "../runtime/handle-request.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl, unknownEpisode } from "./control-plane.js";
+import { loopbackRefusal } from "./loopback-guard.js";
 import { MAX_BODY_BYTES, parseTwinBody, readBoundedBody } from "./read-body.js";
 import { sendJson, sendTwinResponse } from "./send-response.js";
 
@@ -22,6 +23,11 @@ const log = debug("apptwin:serve");
 export interface TwinServerOptions {
   /** Largest request body accepted (default 1 MiB); longer gets 413. */
   maxBodyBytes?: number;
+  /**
+   * `loopback` (default): answer only requests addressed to a loopback name
+   * and sent by loopback pages; `any`: every request (`--allow-remote`).
+   */
+  allowedHosts?: "loopback" | "any";
 }
 
 /** A running (or ready to listen) twin server. */
@@ -49,8 +55,20 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
   const assets = new AssetFiles(bundle.manifest.assets, bundle.assetsDir);
   const mcp = new McpSessions(bundle, registry);
 
+  const loopbackOnly = (opts.allowedHosts ?? "loopback") === "loopback";
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://twin.invalid");
+    const refusal = loopbackOnly ? loopbackRefusal(req.headers) : null;
+    if (refusal) {
+      req.resume();
+      return sendJson(req, res, 403, refusal);
+    }
+    const target = req.url ?? "/";
+    // An origin-form target is a path even when it starts with `//` (as a URL reference that would name a host).
+    const url = new URL(
+      target.startsWith("/") ? `http://twin.invalid${target}` : target,
+      "http://twin.invalid",
+    );
     const path = url.pathname;
     if (path === "/mcp") {
       let parsed: unknown;
