@@ -40,6 +40,11 @@ export function toolRequest(tool: TwinTool, args: Record<string, unknown>): Tool
         problems.push(`${tool.name}: argument "${name}" must be a string or a number`);
       continue;
     }
+    if (v === "") {
+      // An empty segment would route to another endpoint (`/api/items/` is the list).
+      problems.push(`${tool.name}: argument "${name}" must not be empty (it is a path segment)`);
+      continue;
+    }
     path = path.replace(`{${name}}`, encodeURIComponent(v));
   }
   const query: [string, string][] = [];
