@@ -186,6 +186,21 @@ describe("withheld reasons", () => {
     ).toEqual(["post_things", "unexplained_field"]);
   });
 
+  it("unexplained_field: a per-scope counter seen once is not learned as a constant", () => {
+    const seed = [
+      { id: 10, title: "A", position: 1 },
+      { id: 20, title: "B", position: 2 },
+    ];
+    const e = { id: 21, title: "C", position: 3 };
+    expect(withheldOf([list(seed), create({ req: { title: "C" }, res: e }), list([...seed, e])])).toEqual([
+      [
+        "post_things",
+        "unexplained_field",
+        'Field "position" in POST /api/things counts up within its scope (each new value is the highest seen + 1), which no learned rule reproduces; the twin withholds it rather than answer a constant',
+      ],
+    ]);
+  });
+
   it("untimed_capture: the app stamps a time and the records have none", () => {
     const e = { id: 2, title: "B", created_at: "2026-03-01T10:00:01.000Z" };
     const specs = [list(seedItems), create({ res: e }), list([...seedItems, e])].map((s) => ({

@@ -18,6 +18,8 @@ export class CollectionState {
   /** The last values known of every entity ever seen (reads and write answers), for "before" snapshots. */
   readonly lastKnown = new Map<string, Entity>();
   maxInt: number | null = null;
+  /** Scope → field → the highest integer value of that field ever seen in the scope (counter detection). */
+  readonly scopeMax = new Map<string, Map<string, number>>();
   /** Remaining list-order candidates: "insertion", "field:<name>:asc|desc". */
   orderCandidates: Set<string> | null = null;
 
@@ -43,12 +45,28 @@ export class CollectionState {
     if (typeof value === "string" || typeof value === "number") this.everSeen.add(String(value));
   }
 
+  /** Notes the integer fields of an entity seen in a scope (for "highest + 1" counters such as a card's position). */
+  noteInts(scope: string, e: Entity): void {
+    let max = this.scopeMax.get(scope);
+    for (const k in e) {
+      const v = e[k];
+      if (typeof v !== "number" || !Number.isInteger(v)) continue;
+      if (!max) {
+        max = new Map();
+        this.scopeMax.set(scope, max);
+      }
+      const m = max.get(k);
+      if (m === undefined || v > m) max.set(k, v);
+    }
+  }
+
   /** Inserts or refreshes an entity; new ones join the end of their scope. */
   upsert(e: Entity): void {
     const id = this.idOf(e);
     if (id === null) return;
     this.noteId(e[this.col.idField]);
     const scope = this.scopeOf(e);
+    this.noteInts(scope, e);
     if (!this.entities.has(id)) {
       let order = this.scopes.get(scope);
       if (!order) {
@@ -88,6 +106,7 @@ export class CollectionState {
       const id = this.idOf(e);
       if (id === null) continue;
       this.noteId(e[this.col.idField]);
+      this.noteInts(scope, e);
       const old = this.entities.get(id);
       if (old && this.scopeOf(old) !== scope) this.remove(id);
       this.entities.set(id, e);

@@ -17,6 +17,8 @@ export interface FieldContext {
   pre: Entity | null;
   time: number | null;
   maxIntBefore: number | null;
+  /** For creates: the highest integer value of each field in the entity's scope before the write. */
+  scopeMax: ReadonlyMap<string, number> | null;
   idSeenBefore: boolean;
   idField: string;
   create: boolean;
@@ -25,7 +27,12 @@ export interface FieldContext {
 /** The rule of a field, or why none holds. */
 export type FieldVerdict =
   | { ok: true; rule: FieldRule }
-  | { ok: false; reason: "unexplained_field" | "untimed_capture" | "conflicting_observations" };
+  | {
+      ok: false;
+      reason: "unexplained_field" | "untimed_capture" | "conflicting_observations";
+      /** The field counts up within its scope (highest + 1): no rule reproduces it, and a constant would be wrong. */
+      counter?: boolean;
+    };
 
 type Cands = Map<string, FieldRule>;
 
@@ -39,10 +46,13 @@ export function candidates(
   f: string,
   ctx: FieldContext,
   windowMs: number,
-): { cands: Cands; untimed: boolean } {
+): { cands: Cands; untimed: boolean; counter: boolean } {
   const v = ctx.entity[f];
   const cands: Cands = new Map();
   let untimed = false;
+  // A created value that is the scope's highest + 1 is a counter (a card's position), never a constant.
+  const before = ctx.create && f !== ctx.idField ? ctx.scopeMax?.get(f) : undefined;
+  const counter = before !== undefined && v === before + 1;
   const add = (rule: FieldRule) => {
     const sig =
       rule.kind === "constant"
@@ -80,8 +90,9 @@ export function candidates(
   if (typeof v === "string" || (typeof v === "number" && f !== ctx.idField))
     for (const [g, gv] of Object.entries(ctx.entity))
       if (g !== f && same(gv, v, false)) add({ kind: "copy", from: g });
-  if (!isRedactionMarker(v) && !looksRandom(v) && !(time && ctx.create)) add({ kind: "constant", value: v });
-  return { cands, untimed };
+  if (!isRedactionMarker(v) && !looksRandom(v) && !(time && ctx.create) && !counter)
+    add({ kind: "constant", value: v });
+  return { cands, untimed, counter };
 }
 
 const PRIORITY = ["from_request", "path_param", "id_sequence", "uuid", "clock", "keep", "copy", "constant"];
@@ -121,6 +132,7 @@ export function combineField(f: string, contexts: FieldContext[], windowMs: numb
     return { ok: true, rule: valid[0]! };
   }
   if (per.some((p) => p?.untimed)) return { ok: false, reason: "untimed_capture" };
+  if (per.some((p) => p?.counter)) return { ok: false, reason: "unexplained_field", counter: true };
   const allExplained = per.every((p) => p !== null && p.cands.size > 0);
   return {
     ok: false,

@@ -21,6 +21,8 @@ export interface WriteObservation {
   /** The entity the write answered with (null when the answer carried none). */
   answered: Entity | null;
   maxIntBefore: number | null;
+  /** For creates: the highest integer value of each field seen in the new entity's scope before it. */
+  scopeMaxBefore: ReadonlyMap<string, number> | null;
   idSeenBefore: boolean;
   result: "confirmed" | "disagrees" | "unconfirmed";
   /** The first later read of the entity (null for deletes and unconfirmed writes). */
@@ -57,6 +59,13 @@ function expectations(
 function same(a: unknown, b: unknown, loose: boolean): boolean {
   if (loose && (typeof a !== "object" || a === null)) return String(a) === String(b);
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The scope a create writes into: its parent path param (nested), else the answer's parent field, else "". */
+function createScope(st: CollectionState, o: Observation, answered: Entity | null): string {
+  const parent = st.col.parent;
+  if (!parent) return "";
+  return o.pathParams[parent.param] ?? (answered ? String(answered[parent.field]) : "");
 }
 
 /** Runs the walk over observations sorted in time order. */
@@ -182,6 +191,8 @@ export function walkState(
         pre: id === null ? null : (st.entities.get(id) ?? st.lastKnown.get(id) ?? null),
         answered,
         maxIntBefore: st.maxInt,
+        scopeMaxBefore:
+          target.kind === "create" ? new Map(st.scopeMax.get(createScope(st, o, answered)) ?? []) : null,
         idSeenBefore: id !== null && st.everSeen.has(id),
         result: "unconfirmed",
         readBack: null,

@@ -11,6 +11,8 @@ export interface HintContext {
   /** The read that would confirm the write, e.g. `GET /api/boards/{board_id}`. */
   readBack: string;
   field?: string;
+  /** The unexplained field counts up within its scope (highest + 1). */
+  counter?: boolean;
   statuses?: number[];
   mime?: string | null;
 }
@@ -27,7 +29,9 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     no_collection: () =>
       `${w} changes no collection the recording read: if it writes entities, record a GET of their list (such as ${c.readBack}) before and after it, so its effect can be read back; an action no read can show stays withheld`,
     unexplained_field: () =>
-      `Field "${c.field}" in ${w} fits no rule (request, id sequence, clock, constant, copy); record 2 or more ${w} with different inputs, each followed by a ${c.readBack}`,
+      c.counter
+        ? `Field "${c.field}" in ${w} counts up within its scope (each new value is the highest seen + 1), which no learned rule reproduces; the twin withholds it rather than answer a constant`
+        : `Field "${c.field}" in ${w} fits no rule (request, id sequence, clock, constant, copy); record 2 or more ${w} with different inputs, each followed by a ${c.readBack}`,
     untimed_capture: () =>
       `Field "${c.field}" in ${w} is a time the app stamps, but the records have no times; record with apptwin capture (or a HAR with timings)`,
     unsupported_body: () =>

@@ -93,6 +93,7 @@ export function learnWrite(
     pre: w.pre,
     time: w.obs.time,
     maxIntBefore: w.maxIntBefore,
+    scopeMax: w.scopeMaxBefore,
     idSeenBefore: w.idSeenBefore,
     idField: col.idField,
     create: target.kind === "create",
@@ -103,7 +104,8 @@ export function learnWrite(
     for (const c of contexts) for (const k of Object.keys(c.entity)) if (!names.includes(k)) names.push(k);
     for (const f of names) {
       const verdict = combineField(f, contexts, opts.clockWindowMs);
-      if (!verdict.ok) return no(withheld(verdict.reason, { ...base, field: f }));
+      if (!verdict.ok)
+        return no(withheld(verdict.reason, { ...base, field: f, counter: verdict.counter === true }));
       fields.push({ field: f, rule: verdict.rule });
     }
   }
