@@ -6,6 +6,8 @@
  * UUIDs never do, which is why the map exists.
  */
 
+import { isUuid } from "../learn/value-kinds.js";
+
 const ID_KEY = /^(id|uuid|_id)$|_id$|[a-z]Id$/;
 
 /** Real id → twin id, kept by type so `7` and `"7"` stay apart. */
@@ -44,11 +46,26 @@ export class IdMap {
     return value;
   }
 
-  /** Pairs ids found at the same id-like places of the real and the twin's answer; `only` limits which kinds. */
-  learn(real: unknown, twin: unknown, only: "strings" | "numbers", key = "", depth = 0): void {
+  /**
+   * Pairs ids found at the same id-like places of the real and the twin's
+   * answer. Never a value the request itself `sent` (a reference the client
+   * chose is not an id the app assigned, so a wrong one stays a difference).
+   * `generated`: UUIDs on both sides, paired before comparing (the twin
+   * draws its own); `assigned`: any other differing id, paired after
+   * comparing, so the difference is reported once and later requests by the
+   * real id still reach the twin's entity.
+   */
+  learn(
+    real: unknown,
+    twin: unknown,
+    pass: "generated" | "assigned",
+    sent: ReadonlySet<string> = new Set(),
+    key = "",
+    depth = 0,
+  ): void {
     if (depth > 8) return;
     if (Array.isArray(real) && Array.isArray(twin)) {
-      for (let i = 0; i < real.length; i++) this.learn(real[i], twin[i], only, key, depth + 1);
+      for (let i = 0; i < real.length; i++) this.learn(real[i], twin[i], pass, sent, key, depth + 1);
       return;
     }
     if (
@@ -59,12 +76,14 @@ export class IdMap {
       !Array.isArray(twin)
     ) {
       for (const [k, r] of Object.entries(real))
-        this.learn(r, (twin as Record<string, unknown>)[k], only, k, depth + 1);
+        this.learn(r, (twin as Record<string, unknown>)[k], pass, sent, k, depth + 1);
       return;
     }
-    if (!ID_KEY.test(key) || real === twin) return;
-    if (only === "strings" && typeof real === "string" && typeof twin === "string") this.add(real, twin);
-    if (only === "numbers" && typeof real === "number" && typeof twin === "number") this.add(real, twin);
+    if (!ID_KEY.test(key) || real === twin || sent.has(String(real))) return;
+    if (pass === "generated" && isUuid(real) && isUuid(twin)) this.add(real, twin);
+    const scalar = (v: unknown) => typeof v === "number" || typeof v === "string";
+    if (pass === "assigned" && scalar(real) && typeof real === typeof twin)
+      this.add(real as string | number, twin as string | number);
   }
 }
 

@@ -195,4 +195,53 @@ describe("runFidelity with generated UUIDs", () => {
     expect(r.results.map((x) => x.differences)).toEqual([[], []]);
     expect(r.score).toBe(1);
   });
+
+  it("reports a wrong string id the twin did not generate instead of pairing it away", () => {
+    const owner = { field: "owner_id", rule: { kind: "constant" as const, value: "user-2" } };
+    const fk = "7d1e6c2a-5b4f-4e3d-9c8b-0a1f2e3d4c5b";
+    const withOwner: Model = {
+      ...model,
+      write_rules: model.write_rules.map((w) => ({
+        ...w,
+        fields: [
+          ...w.fields,
+          owner,
+          {
+            field: "team_id",
+            rule: { kind: "constant" as const, value: "00000000-0000-4000-8000-000000000000" },
+          },
+        ],
+      })),
+    };
+    const r = runFidelity({
+      model: withOwner,
+      seed,
+      heldout: heldoutEvidence(
+        [
+          apiRecord(
+            0,
+            "POST",
+            "/api/boards",
+            201,
+            { ...real, owner_id: "user-1", team_id: fk },
+            {
+              name: "Ops",
+              team_id: fk,
+            },
+          ),
+          apiRecord(1, "GET", `/api/boards/${real.id}`, 200, { ...real, owner_id: "user-1", team_id: fk }),
+        ],
+        "http://127.0.0.1:4020",
+      ),
+    });
+    // The generated board id is paired before comparing; the owner the app assigned is reported, then
+    // paired (no cascade); the team the request itself named is never paired, so it stays a difference.
+    expect(r.results[0]!.differences).toEqual([
+      { field: "body.owner_id", expected: "user-1", got: "user-2" },
+      { field: "body.team_id", expected: fk, got: "00000000-0000-4000-8000-000000000000" },
+    ]);
+    expect(r.results[1]!.differences).toEqual([
+      { field: "body.team_id", expected: fk, got: "00000000-0000-4000-8000-000000000000" },
+    ]);
+  });
 });

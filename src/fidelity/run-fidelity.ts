@@ -41,6 +41,28 @@ export interface FidelityReport {
 /** The tool name for requests no route of the model serves. */
 export const NO_ROUTE = "(no route)";
 
+/** Every value the real request carried (path segments, query and form values, JSON leaves), as text. */
+function sentValues(rec: ApiRecord): Set<string> {
+  const out = new Set<string>();
+  for (const seg of new URL(rec.record.request.url).pathname.split("/")) {
+    try {
+      out.add(decodeURIComponent(seg));
+    } catch {
+      out.add(seg);
+    }
+  }
+  for (const [, v] of rec.query) out.add(v);
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 16) return;
+    if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
+    else if (typeof v === "string" || typeof v === "number") out.add(String(v));
+  };
+  if (rec.request.kind === "json" || rec.request.kind === "form") walk(rec.request.value, 0);
+  out.delete("");
+  return out;
+}
+
 function compareBody(rec: ApiRecord, res: TwinResponse, ids: IdMap, out: FieldDifference[]): void {
   const got = res.body;
   const exp = rec.response;
@@ -55,10 +77,11 @@ function compareBody(rec: ApiRecord, res: TwinResponse, ids: IdMap, out: FieldDi
       return;
     }
     const writes = rec.method !== "GET" && rec.method !== "HEAD";
-    // Generated string ids (UUIDs) are paired before comparing; a different integer is a real difference.
-    if (writes) ids.learn(exp.value, got.value, "strings");
+    const sent = writes ? sentValues(rec) : new Set<string>();
+    // Generated UUIDs are paired before comparing; any other differing id is a real difference.
+    if (writes) ids.learn(exp.value, got.value, "generated", sent);
     compareValues(exp.value, got.value, "body", ids, out);
-    if (writes) ids.learn(exp.value, got.value, "numbers");
+    if (writes) ids.learn(exp.value, got.value, "assigned", sent);
     return;
   }
   const text = rec.record.response?.body?.text ?? "";
