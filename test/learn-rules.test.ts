@@ -316,3 +316,71 @@ describe("robustness", () => {
     expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?done=true"]);
   });
 });
+
+describe("rules learned from too little", () => {
+  it("never learns a created id as a constant (string ids of digits, one create)", () => {
+    const { model, coverage } = learnSpecs([
+      list([{ id: "1", t: "a" }]),
+      { method: "POST", path: "/api/things", status: 201, req: { t: "b" }, res: { id: "2", t: "b" } },
+      list([
+        { id: "1", t: "a" },
+        { id: "2", t: "b" },
+      ]),
+    ]);
+    expect(model.write_rules).toEqual([]);
+    expect(coverage.writes.withheld.map((w) => w.hint)).toEqual([
+      'Field "id" in POST /api/things fits no rule (request, id sequence, clock, constant, copy); record 2 or more POST /api/things with different inputs, each followed by a GET /api/things',
+    ]);
+  });
+
+  it("does not confirm a filter that excluded nothing (every entity matched by coincidence)", () => {
+    const all = [
+      { id: 1, status: "open" },
+      { id: 2, status: "open" },
+    ];
+    const { model } = learnSpecs([list(all), { path: "/api/things?status=open", status: 200, res: all }]);
+    expect(model.collections[0]!.filters).toEqual([]);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?status=open"]);
+  });
+
+  it("does not confirm pagination from a page that cut nothing", () => {
+    const all = [{ id: 1 }, { id: 2 }];
+    const { model } = learnSpecs([list(all), { path: "/api/things?limit=10", status: 200, res: all }]);
+    expect(model.collections[0]!.pagination).toBeNull();
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?limit=10"]);
+  });
+
+  it("keeps collection names unique when a joined name is taken too", () => {
+    const { model, seed } = learnSpecs([
+      { path: "/api/a/items", status: 200, res: [{ id: 1 }] },
+      { path: "/api/b/items", status: 200, res: [{ id: 2 }] },
+      { path: "/api/b_items", status: 200, res: [{ id: 3 }] },
+    ]);
+    expect(model.collections.map((c) => [c.name, c.list_endpoint])).toEqual([
+      ["b_items", "get_b_items"],
+      ["b_items_2", "get_b_items_2"],
+      ["items", "get_a_items"],
+    ]);
+    expect(seed.collections).toEqual({ b_items: [{ id: 2 }], b_items_2: [{ id: 3 }], items: [{ id: 1 }] });
+  });
+});
+
+describe("real-recording oddities", () => {
+  it("learns nothing from a 304 (the browser's cache answered; the twin has no cache)", () => {
+    const { model, coverage } = learnSpecs([
+      { path: "/api/stats", status: 200, res: { n: 1 } },
+      { path: "/api/stats", status: 304 },
+    ]);
+    expect(model.replays[0]!.responses.map((r) => r.status)).toEqual([200]);
+    expect(coverage.counts).toEqual({ records: 2, api_records: 1, assets: 0, ignored: 1 });
+  });
+
+  it("replays a redirect with its Location", () => {
+    const ev = buildEvidence([{ path: "/api/redirect-out", status: 302 }]);
+    ev.records[0]!.response!.headers.push({ name: "Location", value: "http://127.0.0.1:4011/landing" });
+    ev.records[0]!.response!.redirect_to = "http://127.0.0.1:4011/landing";
+    expect(learnModel(ev).model.replays[0]!.responses).toEqual([
+      { status: 302, headers: { location: "http://127.0.0.1:4011/landing" }, body: null },
+    ]);
+  });
+});

@@ -94,7 +94,13 @@ export function selectApiRecords(evidence: Evidence): {
       record.resource_type === "fetch" ||
       record.initiator === "request-step" ||
       (method !== "GET" && method !== "HEAD");
-    if (url.origin !== evidence.app_origin || record.response === null || record.failure !== null) {
+    // A 304 is the browser's cache answering: no body, and nothing the twin (which has no cache) should say.
+    if (
+      url.origin !== evidence.app_origin ||
+      record.response === null ||
+      record.failure !== null ||
+      record.response.status === 304
+    ) {
       ignored++;
       return;
     }

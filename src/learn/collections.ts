@@ -142,6 +142,8 @@ export function findCollections(groups: EndpointGroup[]): FoundCollection[] {
     let name = snake(last);
     if (names.has(name))
       name = snake(list.literals.filter((l): l is string => l !== null && l !== "api").join("_"));
+    const base = name;
+    for (let n = 2; names.has(name); n++) name = `${base}_${n}`;
     names.add(name);
     found.push({
       name,

@@ -90,7 +90,9 @@ export function candidates(
   if (typeof v === "string" || (typeof v === "number" && f !== ctx.idField))
     for (const [g, gv] of Object.entries(ctx.entity))
       if (g !== f && same(gv, v, false)) add({ kind: "copy", from: g });
-  if (!isRedactionMarker(v) && !looksRandom(v) && !(time && ctx.create) && !counter)
+  // A created id is never a constant: every later create would collide with it.
+  const newId = ctx.create && f === ctx.idField;
+  if (!isRedactionMarker(v) && !looksRandom(v) && !(time && ctx.create) && !counter && !newId)
     add({ kind: "constant", value: v });
   return { cands, untimed, counter };
 }

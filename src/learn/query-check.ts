@@ -16,6 +16,10 @@ export interface QueryOutcome {
   ok: boolean;
   filters: Record<string, string>;
   pagination: { limit_param: string; offset_param: string } | null;
+  /** Filter params that left out at least one entity of the state (a filter that excludes nothing proves nothing). */
+  excluded: string[];
+  /** True when the page left out at least one matching entity (a page holding everything proves nothing). */
+  cut: boolean;
 }
 
 function fieldCandidates(param: string, sample: Entity[]): string[] {
@@ -38,7 +42,7 @@ export function checkQuery(
   total: number | null,
   idField: string,
 ): QueryOutcome {
-  const fail: QueryOutcome = { ok: false, filters: {}, pagination: null };
+  const fail: QueryOutcome = { ok: false, filters: {}, pagination: null, excluded: [], cut: false };
   const names = query.map(([n]) => n);
   if (new Set(names).size !== names.length) return fail;
   const limitName = names.find((n) => LIMIT_PARAMS.includes(n));
@@ -51,11 +55,13 @@ export function checkQuery(
   const filterParams = query.filter(([n]) => n !== limitName && n !== offsetName);
   const sample = [...state.slice(0, 50), ...answer.slice(0, 50)];
   const filters: Record<string, string> = {};
+  const excluded: string[] = [];
   let filtered = state;
   for (const [param, value] of filterParams) {
     const field = fieldCandidates(param, sample).find((f) => answer.every((e) => queryEquals(e[f], value)));
     if (field === undefined) return fail;
     filters[param] = field;
+    if (state.some((e) => !queryEquals(e[field], value))) excluded.push(param);
     filtered = filtered.filter((e) => queryEquals(e[field], value));
   }
   const start = offset === undefined ? 0 : Number(offset);
@@ -68,5 +74,6 @@ export function checkQuery(
     limitName !== undefined || offsetName !== undefined
       ? { limit_param: limitName ?? "limit", offset_param: offsetName ?? "offset" }
       : null;
-  return { ok: true, filters, pagination };
+  const cut = start > 0 || (end !== undefined && end < filtered.length);
+  return { ok: true, filters, pagination, excluded, cut };
 }

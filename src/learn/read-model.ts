@@ -21,6 +21,9 @@ export function collectionModel(
   const c = st.col;
   const okParams = new Map<string, string>();
   const failed = new Set<string>();
+  // A filter or a page is confirmed only by an answer it changed: a coincidence proves nothing.
+  const excluded = new Set<string>();
+  let cut = false;
   let pagination: Collection["pagination"] = null;
   const outcomes = c.list.observations
     .filter((o) => queries.has(o))
@@ -30,14 +33,17 @@ export function collectionModel(
   }
   for (const [, q] of outcomes) {
     if (!q.ok) continue;
+    for (const p of q.excluded) excluded.add(p);
+    if (q.pagination && q.cut) cut = true;
     for (const [param, field] of Object.entries(q.filters))
       if (okParams.has(param) && okParams.get(param) !== field) failed.add(param);
       else okParams.set(param, field);
     if (q.pagination && !failed.has(q.pagination.limit_param) && !failed.has(q.pagination.offset_param))
       pagination = q.pagination;
   }
+  if (!cut) pagination = null;
   const filters = [...okParams.entries()]
-    .filter(([p]) => !failed.has(p))
+    .filter(([p]) => !failed.has(p) && excluded.has(p))
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([param, field]) => ({ param, field, kind: "equals" as const }));
   const known = new Set([
@@ -90,6 +96,12 @@ function replayBody(o: Observation): ReplayBody {
   return b.encoding === "base64" ? { encoding: "base64", text: b.text } : { encoding: "utf8", text: b.text };
 }
 
+function redirectTarget(o: Observation): string | null {
+  const res = o.record.response;
+  const h = res?.headers.find((x) => x.name.toLowerCase() === "location");
+  return h?.value ?? res?.redirect_to ?? null;
+}
+
 /** Replays of the given read observations (already in time order), sorted by method and path. */
 export function buildReplays(reads: Observation[]): Replay[] {
   const byKey = new Map<string, Replay>();
@@ -100,11 +112,10 @@ export function buildReplays(reads: Observation[]): Replay[] {
       r = { method: o.method, path_and_query: o.pathAndQuery, tool_name: o.endpoint.toolName, responses: [] };
       byKey.set(key, r);
     }
-    r.responses.push({
-      status: o.status,
-      headers: o.contentType ? { "content-type": o.contentType } : {},
-      body: replayBody(o),
-    });
+    const headers: Record<string, string> = o.contentType ? { "content-type": o.contentType } : {};
+    const location = o.status >= 300 && o.status < 400 ? redirectTarget(o) : null;
+    if (location !== null) headers["location"] = location;
+    r.responses.push({ status: o.status, headers, body: replayBody(o) });
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }

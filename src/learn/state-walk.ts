@@ -157,7 +157,7 @@ export function walkState(
           o,
           known
             ? checkQuery(o.query, listState.list(scope), got.entities, total, col.idField)
-            : { ok: false, filters: {}, pagination: null },
+            : { ok: false, filters: {}, pagination: null, excluded: [], cut: false },
         );
         for (const e of got.entities) {
           const id = listState.idOf(e);
