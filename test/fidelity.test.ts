@@ -4,7 +4,7 @@
  * app, build the bundle from the training evidence, and run `apptwin
  * fidelity` on the held-out evidence. The items twin must score at least 95%.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import createDebug from "debug";
@@ -64,6 +64,16 @@ describe("apptwin fidelity on the items app", () => {
     // Every request the scenario sent is compared, in order.
     expect(report.results.filter((x) => x.request.startsWith("POST /api/items"))).toHaveLength(2);
     expect(report.tools.find((t) => t.tool === "get_items")?.score).toBe(1);
+  });
+
+  it("refuses the bundle's own training evidence as the held-out recording", async () => {
+    const r = await runCommand(Fidelity, [join(dir, "env"), "--evidence", join(dir, "train.json")]);
+    expect(r.code).toBe(2);
+    const id = JSON.parse(await readFile(join(dir, "train.json"), "utf8")).evidence_id;
+    expect(r.stderr).toBe(
+      `Error: ${join(dir, "train.json")}: evidence ${id} is what the bundle ${join(dir, "env")} was built from (manifest.json sources), not a held-out recording; the twin was learned from those very requests, so the score would say nothing about requests it never saw. Capture another run of the app (a held-out scenario) and pass that.
+`,
+    );
   });
 
   it("prints the rate per tool and exits 1 below --min-score", async () => {
