@@ -11,4 +11,8 @@ describe("canonicalJson", () => {
     expect(canonicalJsonCompact({ a: undefined, b: [2, 1] })).toBe('{"b":[2,1]}');
     expect(canonicalJson({}).endsWith("\n")).toBe(true);
   });
+  it("keeps an own __proto__ key (legal JSON) instead of dropping it", () => {
+    const parsed = JSON.parse('{"b":1,"__proto__":{"x":1}}');
+    expect(canonicalJsonCompact(parsed)).toBe('{"__proto__":{"x":1},"b":1}');
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * Canonical JSON: object keys sorted by code point, two-space indent, a
+ * Canonical JSON: object keys sorted by UTF-16 code unit (Array.prototype.sort, never locale-aware), two-space indent, a
  * trailing newline. Same value in, same bytes out, whatever the insertion
  * order was. Every file apptwin writes for comparison goes through this.
  */
@@ -8,10 +8,19 @@
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value !== null && typeof value === "object") {
+    // defineProperty, not assignment: an own "__proto__" key (legal JSON) would
+    // otherwise set the prototype and silently vanish from the output.
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value as Record<string, unknown>).sort()) {
       const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeysDeep(v);
+      if (v !== undefined) {
+        Object.defineProperty(out, key, {
+          value: sortKeysDeep(v),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
     }
     return out;
   }
