@@ -28,7 +28,9 @@ export function createEpisode(model: Model, seed: SeedState, opts: EpisodeOption
     state,
     clock_ms: model.clock.last_time_ms ?? 0,
     id_sequences: { ...model.id_sequences },
-    prng: hashSeed(`${opts.episodeId}\u0000${seedNumber}`),
+    // Seeded by the seed alone, not the episode id: any two fresh episodes with
+    // the same seed give the same answers to the same calls (names are names).
+    prng: hashSeed(`apptwin-episode\u0000${seedNumber}`),
     replay_cursors: {},
     seed_state: copyCollections(state),
   };

@@ -254,12 +254,16 @@ describe("nested UUID collections", () => {
     const item = handleRequest(model, ep, req("GET", `/api/boards/A/cards/${card.id}`));
     expect(item.body).toEqual(json({ card }));
     expect(handleRequest(model, ep, req("GET", `/api/boards/B/cards/${card.id}`)).status).toBe(404);
-    const other = createEpisode(model, BOARDS_SEED_STATE, { episodeId: "y", seed: 7 });
-    const otherCard = handleRequest(
-      model,
-      other,
-      req("POST", "/api/boards/A/cards", { body: { kind: "form", fields: [["title", "New"]] } }),
-    );
-    expect((otherCard.body as { value: { card: { id: string } } }).value.card.id).not.toBe(card.id);
+    const createIn = (episodeId: string, seed: number) =>
+      (
+        handleRequest(
+          model,
+          createEpisode(model, BOARDS_SEED_STATE, { episodeId, seed }),
+          req("POST", "/api/boards/A/cards", { body: { kind: "form", fields: [["title", "New"]] } }),
+        ).body as { value: { card: { id: string } } }
+      ).value.card.id;
+    // Same seed, another name: the same UUID (same calls, same answers); another seed: another UUID.
+    expect(createIn("y", 7)).toBe(card.id);
+    expect(createIn("x", 8)).not.toBe(card.id);
   });
 });
