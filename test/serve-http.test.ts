@@ -5,6 +5,7 @@
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fetch } from "undici";
@@ -78,6 +79,39 @@ function raw(path: string, headers: Record<string, string>, method = "GET") {
     });
     req.on("error", fail);
     req.end();
+  });
+}
+
+/**
+ * Sends a request head, then body bytes every few ms that never finish, and
+ * resolves with what the server answered once it closes the connection (or
+ * `closed: false` when it still reads after `deadlineMs`).
+ */
+function endlessUpload(head: string, deadlineMs = 3000) {
+  const { hostname, port } = new URL(base);
+  return new Promise<{ closed: boolean; answer: string; ms: number }>((done) => {
+    const started = Date.now();
+    const socket = connect(Number(port), hostname);
+    let answer = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (d) => {
+      answer += d;
+    });
+    socket.on("error", () => {
+      // A reset after the answer is the server closing; the test reads what arrived.
+    });
+    socket.write(head);
+    const chunk = head.includes("chunked") ? `400\r\n${"x".repeat(1024)}\r\n` : "x".repeat(1024);
+    const timer = setInterval(() => {
+      if (Date.now() - started > deadlineMs) finish(false);
+      else if (!socket.destroyed) socket.write(chunk);
+    }, 5);
+    const finish = (closed: boolean) => {
+      clearInterval(timer);
+      socket.destroy();
+      done({ closed, answer, ms: Date.now() - started });
+    };
+    socket.on("close", () => finish(true));
   });
 }
 
@@ -205,6 +239,19 @@ describe("HTTP twin", () => {
       message: "The request body is larger than 4096 bytes.",
       limit_bytes: 4096,
     });
+  });
+
+  it("stops reading an oversized streamed body: 413 with Connection: close, then the socket closes", async () => {
+    for (const head of [
+      "POST /api/items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+      "POST /api/items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n",
+      "POST /__apptwin/episodes HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n",
+    ]) {
+      const { closed, answer } = await endlessUpload(head);
+      expect(closed).toBe(true);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.toLowerCase()).toContain("\r\nconnection: close\r\n");
+    }
   });
 
   it("parses form bodies", async () => {

@@ -7,11 +7,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { EPISODE_ID, type EpisodeRegistry } from "../episode-registry.js";
 import { routeLabels } from "../runtime/explain-miss.js";
 import type { TwinBundle } from "../twin-bundle.js";
-import { parseTwinBody, readBoundedBody } from "./read-body.js";
-import { sendJson } from "./send-response.js";
+import { parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
+import { sendJson, sendTooLarge } from "./send-response.js";
 
 /** The path prefix of the control plane. */
 export const CONTROL_PREFIX = "/__apptwin/";
+
+/** The bound on a control-plane request body: 64 KiB. */
+const CONTROL_BODY_BYTES = 64 * 1024;
 
 /** The 404 for an episode that does not exist, saying how to create it. */
 export function unknownEpisode(registry: EpisodeRegistry, id: string): Record<string, unknown> {
@@ -23,8 +26,8 @@ export function unknownEpisode(registry: EpisodeRegistry, id: string): Record<st
 }
 
 async function createEpisodeFrom(req: IncomingMessage, res: ServerResponse, registry: EpisodeRegistry) {
-  const read = await readBoundedBody(req, 64 * 1024);
-  if (read.tooLarge) return sendJson(req, res, 413, { error: "too_large", limit_bytes: 65536 });
+  const read = await readBoundedBody(req, CONTROL_BODY_BYTES);
+  if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(CONTROL_BODY_BYTES));
   const body = parseTwinBody("application/json", read.bytes);
   const value = body === null ? {} : body.kind === "json" ? body.value : undefined;
   const problems: string[] = [];

@@ -1,7 +1,7 @@
 /**
  * Request bodies for the twin: read up to a bound (1 MiB by default; longer
- * is refused with 413 before it is parsed), then parsed by content type into
- * the runtime's JSON, form or text body.
+ * is refused with 413 before it is parsed, and the rest is never read), then
+ * parsed by content type into the runtime's JSON, form or text body.
  */
 import type { IncomingMessage } from "node:http";
 import type { TwinRequestBody } from "../runtime/twin-types.js";
@@ -9,26 +9,50 @@ import type { TwinRequestBody } from "../runtime/twin-types.js";
 /** The default bound on a request body: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Reads the whole body, or `{tooLarge: true}` once it passes `limit` bytes (the rest is drained). */
-export async function readBoundedBody(
+/**
+ * Reads the whole body, or `{tooLarge: true}` as soon as it is known to pass
+ * `limit` bytes (declared or streamed). Reading then stops: the caller answers
+ * with `sendTooLarge`, which closes the connection instead of draining a body
+ * that may never end.
+ */
+export function readBoundedBody(
   req: IncomingMessage,
   limit = MAX_BODY_BYTES,
 ): Promise<{ bytes: Buffer; tooLarge: false } | { tooLarge: true }> {
   const declared = Number(req.headers["content-length"] ?? "0");
-  if (declared > limit) {
-    req.resume();
-    return { tooLarge: true };
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (tooLarge) continue;
-    size += chunk.length;
-    if (size > limit) tooLarge = true;
-    else chunks.push(chunk);
-  }
-  return tooLarge ? { tooLarge: true } : { bytes: Buffer.concat(chunks), tooLarge: false };
+  if (declared > limit) return Promise.resolve({ tooLarge: true });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", reject);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      resolve({ tooLarge: true });
+    };
+    const onEnd = () => {
+      stop();
+      resolve({ bytes: Buffer.concat(chunks), tooLarge: false });
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", reject);
+  });
+}
+
+/** The 413 body for a request body over `limit` bytes. */
+export function tooLargeBody(limit: number) {
+  return {
+    error: "too_large",
+    message: `The request body is larger than ${limit} bytes.`,
+    limit_bytes: limit,
+  };
 }
 
 /** Parses a body by its content type: JSON (invalid JSON is kept as text), url-encoded form, or text. */

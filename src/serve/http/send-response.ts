@@ -25,6 +25,16 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, status: numb
   finish(req, res, status, { "content-type": "application/json" }, Buffer.from(JSON.stringify(value)));
 }
 
+/**
+ * Answers 413 with `Connection: close` and destroys the socket once the answer
+ * is flushed: the unread rest of the body (possibly endless) is never read.
+ */
+export function sendTooLarge(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  res.once("finish", () => req.socket.destroy());
+  const headers = { "content-type": "application/json", connection: "close" };
+  finish(req, res, 413, headers, Buffer.from(JSON.stringify(body)));
+}
+
 /** Sends a runtime answer, with `x-apptwin-served-by` saying how it was produced. */
 export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answer: TwinResponse): void {
   const headers: Record<string, string> = {};

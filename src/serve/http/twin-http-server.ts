@@ -14,8 +14,8 @@ import type { TwinBundle } from "../twin-bundle.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl, unknownEpisode } from "./control-plane.js";
 import { loopbackRefusal } from "./loopback-guard.js";
-import { MAX_BODY_BYTES, parseTwinBody, readBoundedBody } from "./read-body.js";
-import { sendJson, sendTwinResponse } from "./send-response.js";
+import { MAX_BODY_BYTES, parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
+import { sendJson, sendTooLarge, sendTwinResponse } from "./send-response.js";
 
 const log = debug("apptwin:serve");
 
@@ -38,14 +38,6 @@ export interface TwinServer {
   listen(port: number, host: string): Promise<string>;
   /** Closes MCP sessions and the server. */
   close(): Promise<void>;
-}
-
-function tooLarge(limit: number) {
-  return {
-    error: "too_large",
-    message: `The request body is larger than ${limit} bytes.`,
-    limit_bytes: limit,
-  };
 }
 
 /** Creates the twin's HTTP server for a bundle (nothing is bound until `listen`). */
@@ -74,7 +66,7 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
       let parsed: unknown;
       if (req.method === "POST") {
         const read = await readBoundedBody(req, limit);
-        if (read.tooLarge) return sendJson(req, res, 413, tooLarge(limit));
+        if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(limit));
         const body = parseTwinBody("application/json", read.bytes);
         parsed = body?.kind === "json" ? body.value : undefined;
       }
@@ -107,7 +99,7 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
       return sendJson(req, res, 404, unknownEpisode(registry, name));
     }
     const read = await readBoundedBody(req, limit);
-    if (read.tooLarge) return sendJson(req, res, 413, tooLarge(limit));
+    if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(limit));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
     const answer = handleRequest(bundle.model, episode, {
