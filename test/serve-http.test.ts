@@ -275,4 +275,36 @@ describe("HTTP twin", () => {
       "seed must be an integer (got 1.5)",
     ]);
   });
+
+  it("gives every error body an error code and a message, and never suggests an id it would refuse", async () => {
+    const bad = await call("POST", "/__apptwin/episodes", { id: "../x", seed: 1.5 });
+    expect([bad.status, bad.json]).toEqual([
+      400,
+      {
+        error: "invalid",
+        message:
+          'The episode was not created: id must be 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit (got "../x"); seed must be an integer (got 1.5).',
+        problems: [
+          'id must be 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit (got "../x")',
+          "seed must be an integer (got 1.5)",
+        ],
+      },
+    ]);
+    const big = await call("POST", "/__apptwin/episodes", { id: "x".repeat(70_000) });
+    expect([big.status, big.json]).toEqual([
+      413,
+      { error: "too_large", message: "The request body is larger than 65536 bytes.", limit_bytes: 65536 },
+    ]);
+    const invalid = await call("GET", "/api/items", undefined, { "x-apptwin-episode": "../x" });
+    expect([invalid.status, invalid.json.error, invalid.json.message, invalid.json.hint]).toEqual([
+      404,
+      "unknown_episode",
+      'No episode "../x"; it is not a valid episode id either (1-128 letters, digits, ".", "_" or "-", starting with a letter or digit).',
+      'Create an episode with POST /__apptwin/episodes and a body such as {"id":"run-1"}, then send its id in x-apptwin-episode, or leave the header out to use "default".',
+    ]);
+    const state = await call("GET", "/__apptwin/episodes/a%20b/state");
+    expect(state.json.message).toBe(
+      'No episode "a b"; it is not a valid episode id either (1-128 letters, digits, ".", "_" or "-", starting with a letter or digit).',
+    );
+  });
 });

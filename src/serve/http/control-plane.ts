@@ -16,8 +16,19 @@ export const CONTROL_PREFIX = "/__apptwin/";
 /** The bound on a control-plane request body: 64 KiB. */
 const CONTROL_BODY_BYTES = 64 * 1024;
 
-/** The 404 for an episode that does not exist, saying how to create it. */
+/** What an episode id may be, as the messages say it. */
+const EPISODE_ID_RULE = '1-128 letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+/** The 404 for an episode that does not exist, saying how to create it (never suggesting an id that would be refused). */
 export function unknownEpisode(registry: EpisodeRegistry, id: string): Record<string, unknown> {
+  if (!EPISODE_ID.test(id)) {
+    return {
+      error: "unknown_episode",
+      message: `No episode ${JSON.stringify(id)}; it is not a valid episode id either (${EPISODE_ID_RULE}).`,
+      hint: 'Create an episode with POST /__apptwin/episodes and a body such as {"id":"run-1"}, then send its id in x-apptwin-episode, or leave the header out to use "default".',
+      episodes: registry.ids(),
+    };
+  }
   return {
     error: "unknown_episode",
     message: `No episode "${id}". Create it with POST /__apptwin/episodes and the body {"id":"${id}"}, or leave out x-apptwin-episode to use "default".`,
@@ -36,14 +47,18 @@ async function createEpisodeFrom(req: IncomingMessage, res: ServerResponse, regi
   }
   const { id, seed } = (value ?? {}) as { id?: unknown; seed?: unknown };
   if (id !== undefined && (typeof id !== "string" || !EPISODE_ID.test(id))) {
-    problems.push(
-      `id must be 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(id)})`,
-    );
+    problems.push(`id must be ${EPISODE_ID_RULE} (got ${JSON.stringify(id)})`);
   }
   if (seed !== undefined && !Number.isSafeInteger(seed)) {
     problems.push(`seed must be an integer (got ${JSON.stringify(seed)})`);
   }
-  if (problems.length > 0) return sendJson(req, res, 400, { error: "invalid", problems });
+  if (problems.length > 0) {
+    return sendJson(req, res, 400, {
+      error: "invalid",
+      message: `The episode was not created: ${problems.join("; ")}.`,
+      problems,
+    });
+  }
   if (typeof id === "string" && registry.has(id)) {
     return sendJson(req, res, 409, {
       error: "episode_exists",
