@@ -70,3 +70,13 @@ export function scenarioFor(url: string, name: string, steps: Scenario["steps"])
     steps,
   };
 }
+
+/** A scenario on a page-only app (no secrets), with optional limits. */
+export function pageScenario(
+  origin: string,
+  name: string,
+  steps: Scenario["steps"],
+  limits?: Scenario["limits"],
+): Scenario {
+  return { schema_version: 1, name, start_url: `${origin}/`, steps, ...(limits ? { limits } : {}) };
+}

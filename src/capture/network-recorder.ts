@@ -2,15 +2,23 @@
  * Records every HTTP transaction of a capture in the order the browser
  * started them, and enforces confinement on the way out: one context-wide
  * route refuses writes to other origins and top-level navigations off the
- * allowed origins, and strips the marker header that identifies request-step
+ * allowed origins, a WebSocket route refuses sockets to any origin but the
+ * app's (Playwright's in-page WebSocket shim: it does not reach workers, so the
+ * runner also watches the sockets Chromium opens), and strips the marker header that identifies request-step
  * fetches (so the server never sees it). Raw values stay in memory only; the
  * runner redacts before anything is written.
  */
-import type { BrowserContext, Request, Route } from "playwright-core";
+import type { BrowserContext, Request, Route, WebSocketRoute } from "playwright-core";
 import type { EvidenceRecord, Failure, ResourceType } from "../evidence/evidence-schema.js";
 import { captureBody, mimeOf } from "./body-capture.js";
 import type { NetworkProbe, RedirectAnswer } from "./network-probe.js";
-import { escapedRedirect, type OriginPolicy, refusedNavigation, refusedWrite } from "./origin-policy.js";
+import {
+  escapedRedirect,
+  type OriginPolicy,
+  refusedNavigation,
+  refusedWebSocket,
+  refusedWrite,
+} from "./origin-policy.js";
 
 /** The header a request step adds to its fetch; removed before the request leaves the browser. */
 export const REQUEST_STEP_MARKER = "x-apptwin-request-step";
@@ -31,7 +39,8 @@ const RESOURCE_TYPES = new Set<ResourceType>([
 interface Entry {
   seq: number;
   stepId: string | null;
-  request: Request;
+  /** Null for a refused WebSocket, which never became a browser request (its record is built at once). */
+  request: Request | null;
   marker: string | null;
   record: EvidenceRecord | null;
   done: Promise<void> | null;
@@ -63,6 +72,10 @@ export class NetworkRecorder {
     context.on("requestfinished", (r) => this.finish(r));
     context.on("requestfailed", (r) => this.finish(r));
     await context.route("**/*", (route) => this.onRoute(route));
+    await context.routeWebSocket(
+      () => true,
+      (ws) => this.onWebSocket(ws),
+    );
   }
 
   /** Uses the probe's copies of fetch/XHR bodies, which survive the page navigating away. */
@@ -136,6 +149,38 @@ export class NetworkRecorder {
     }
   }
 
+  private onWebSocket(ws: WebSocketRoute): void {
+    const url = ws.url();
+    const refusal = refusedWebSocket(this.options, url);
+    if (refusal === null) {
+      // Frames pass through unrecorded (a limitation the runner notes).
+      ws.connectToServer();
+      return;
+    }
+    const seq = this.entries.length;
+    this.entries.push({
+      seq,
+      stepId: this.options.currentStep(),
+      request: null,
+      marker: null,
+      done: null,
+      record: {
+        seq,
+        step_id: this.options.currentStep(),
+        started_at: Date.now(),
+        duration_ms: null,
+        resource_type: "websocket",
+        initiator: "page",
+        request: { method: "GET", url, headers: [], body: null },
+        response: null,
+        failure: { kind: "refused", message: refusal },
+        origin: null,
+      },
+    });
+    this.approxBytes += 512;
+    ws.close({ code: 1008, reason: "refused by apptwin" }).catch(() => undefined);
+  }
+
   private async onRoute(route: Route): Promise<void> {
     const request = route.request();
     const write = refusedWrite(this.options, request.method(), request.url());
@@ -186,7 +231,7 @@ export class NetworkRecorder {
     failure: Failure | null,
     earlyBody: Promise<Buffer | null> | null = null,
   ): Promise<EvidenceRecord> {
-    const { request } = entry;
+    const request = entry.request!;
     const max = this.options.maxBodyBytes;
     const reqHeaders = (await request.headersArray().catch(() => [])).filter(
       (h) => h.name.toLowerCase() !== REQUEST_STEP_MARKER,

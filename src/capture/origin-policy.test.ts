@@ -5,6 +5,7 @@ import {
   isWrite,
   originOf,
   refusedNavigation,
+  refusedWebSocket,
   refusedWrite,
 } from "./origin-policy.js";
 
@@ -44,6 +45,19 @@ describe("origin policy", () => {
     );
     expect(escapedRedirect(policy, "http://127.0.0.1:4010/out", "http://evil.test/landing")).toBe(
       "redirect from http://127.0.0.1:4010/out to http://evil.test left the allowed origins (http://127.0.0.1:4010, http://cdn.test)",
+    );
+  });
+
+  it("lets WebSockets reach the app's own host and port only (ws: is http:, wss: is https:)", () => {
+    expect(refusedWebSocket(policy, "ws://127.0.0.1:4010/live")).toBeNull();
+    expect(
+      refusedWebSocket({ appOrigin: "https://app.test", allowedOrigins: [] }, "wss://app.test:443/l"),
+    ).toBeNull();
+    expect(
+      refusedWebSocket({ appOrigin: "https://app.test", allowedOrigins: [] }, "ws://app.test/l"),
+    ).not.toBeNull();
+    expect(refusedWebSocket(policy, "ws://cdn.test/live")).toBe(
+      "refused: a WebSocket to ws://cdn.test is a channel to an origin other than the app (http://127.0.0.1:4010); apptwin only lets WebSockets reach the app",
     );
   });
 });

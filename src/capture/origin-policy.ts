@@ -50,6 +50,28 @@ export function refusedNavigation(policy: OriginPolicy, url: string): string | n
   return `navigation to ${originOf(url)} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")}); add it to allowed_origins only if the app truly lives there`;
 }
 
+/** The app origin a `ws:`/`wss:` URL would be on (`ws:` is `http:`, `wss:` is `https:`), or null. */
+function webSocketPeer(url: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== "ws:" && u.protocol !== "wss:") return null;
+    return `${u.protocol === "wss:" ? "https:" : "http:"}//${u.host}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The refusal sentence for a WebSocket to any origin but the app's (allowed read origins included), or null when it may connect. */
+export function refusedWebSocket(policy: OriginPolicy, url: string): string | null {
+  if (webSocketPeer(url) === policy.appOrigin) return null;
+  return `refused: a WebSocket to ${originOf(url) ?? url} is a channel to an origin other than the app (${policy.appOrigin}); apptwin only lets WebSockets reach the app`;
+}
+
+/** The failure sentence for a WebSocket to another origin that interception could not stop (one a worker opens). */
+export function escapedWebSocket(url: string): string {
+  return `a WebSocket to ${originOf(url) ?? url} was opened where apptwin cannot intercept it (a worker); its frames may have reached that origin`;
+}
+
 /** The failure sentence for a server redirect that left the allowed origins, or null when it stayed. */
 export function escapedRedirect(policy: OriginPolicy, from: string, to: string): string | null {
   if (isAllowedUrl(policy, to)) return null;

@@ -17,7 +17,7 @@ import { cancelledStep, recordWarnings } from "./capture-evidence.js";
 import { launchBrowser } from "./launch-browser.js";
 import { NetworkProbe } from "./network-probe.js";
 import { NetworkRecorder } from "./network-recorder.js";
-import { isWrite } from "./origin-policy.js";
+import { escapedWebSocket, isWrite, refusedWebSocket } from "./origin-policy.js";
 import { browserVersion, screenshot } from "./page-artifacts.js";
 import type { PageValue } from "./request-step.js";
 import { resolveSecrets } from "./resolve-secrets.js";
@@ -103,8 +103,13 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     page.on("crash", () => {
       crashed = true;
     });
-    page.on("websocket", () => {
+    page.on("websocket", (ws) => {
       sawWebSocket = true;
+      // The WebSocket route refuses other origins in the page; one still seen here was opened where it cannot reach.
+      if (refusedWebSocket({ appOrigin, allowedOrigins }, ws.url()) !== null) {
+        const stepId = current;
+        if (!violations.has(stepId)) violations.set(stepId, escapedWebSocket(ws.url()));
+      }
     });
     browserInfo = await browserVersion(page);
     const redirects = await NetworkProbe.attach(page);
