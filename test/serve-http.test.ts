@@ -254,6 +254,38 @@ describe("HTTP twin", () => {
     }
   });
 
+  it("bounds slow clients: 10 s for the headers, 30 s for the whole request; a stalled head gets 408", async () => {
+    expect([twin.server.headersTimeout, twin.server.requestTimeout]).toEqual([10_000, 30_000]);
+    const quick = createTwinServer(twinBundle({ model: itemsModel(), seed: ITEMS_SEED_STATE, tools: [] }), {
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 400,
+    });
+    const quickBase = await quick.listen(0, "127.0.0.1");
+    try {
+      const { port } = new URL(quickBase);
+      const stalled = await new Promise<{ answer: string; ms: number }>((done) => {
+        const started = Date.now();
+        const socket = connect(Number(port), "127.0.0.1");
+        let answer = "";
+        socket.setEncoding("latin1");
+        socket.on("data", (d) => {
+          answer += d;
+        });
+        socket.on("error", () => {});
+        const deadline = setTimeout(() => socket.destroy(), 5000);
+        socket.on("close", () => {
+          clearTimeout(deadline);
+          done({ answer, ms: Date.now() - started });
+        });
+        socket.write("GET /api/items HTTP/1.1\r\nHost: 127.0.0.1\r\n"); // the head never ends
+      });
+      expect(stalled.answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(stalled.ms).toBeLessThan(4000);
+    } finally {
+      await quick.close();
+    }
+  });
+
   it("parses form bodies", async () => {
     const res = await fetch(`${base}/api/items`, {
       method: "POST",

@@ -28,7 +28,17 @@ export interface TwinServerOptions {
    * and sent by loopback pages; `any`: every request (`--allow-remote`).
    */
   allowedHosts?: "loopback" | "any";
+  /** Time a client has to send the request head (default 10 s); then 408 and the connection closes. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send the whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
 }
+
+/** How long a client may take to send a request head. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/** How long a client may take to send a whole request, body included. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** A running (or ready to listen) twin server. */
 export interface TwinServer {
@@ -115,7 +125,14 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
     sendTwinResponse(req, res, answer);
   }
 
-  const server = createServer((req, res) => {
+  const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  // Slow or stalled clients are cut off; Node checks the deadlines every connectionsCheckingInterval.
+  const timeouts = {
+    headersTimeout,
+    requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(1000, headersTimeout),
+  };
+  const server = createServer(timeouts, (req, res) => {
     route(req, res).catch((err: unknown) => {
       log("request %s %s failed: %O", req.method, req.url, err);
       process.stderr.write(
