@@ -43,7 +43,8 @@ w.onmessage = (e) => show("worker", e.data);
 s.onopen = () => { s.send("hello-worker"); postMessage("sent"); };`,
     },
     "/stuck": {
-      body: `<button onclick="setTimeout(() => { for (;;) {} }, 50)">Freeze</button>`,
+      // After the click the page's fetch never returns: the request step's send runs into while(true).
+      body: `<button onclick="window.fetch = () => { for (;;) {} }">Freeze</button>`,
     },
     "/leave": {
       body: `<button onclick="location.href = '${other.origin}/landing'">Leave</button>`,

@@ -98,6 +98,11 @@ export class NetworkRecorder {
     return this.entries.slice(from).flatMap((e) => (e.record ? [e.record] : []));
   }
 
+  /** True once a request carrying this request-step marker was started by the browser. */
+  sawMarker(marker: string): boolean {
+    return this.entries.some((e) => e.marker === marker);
+  }
+
   /** Marks the request-step fetch carrying this marker as a refused redirect, with the answer Chromium saw. */
   refuseRedirect(marker: string, answer: RedirectAnswer | null): void {
     this.redirectRefused.set(marker, answer);

@@ -33,6 +33,8 @@ export interface RequestStepContext {
   cancelled(): boolean;
   /** A unique marker value for this fetch (see REQUEST_STEP_MARKER). */
   marker: string;
+  /** True once the browser started the fetch carrying this marker. */
+  sent(marker: string): boolean;
   /** Records the fetch with this marker (at this URL) as a refused redirect; returns the status the server gave. */
   refuseRedirect(marker: string, url: string): Promise<number | null>;
   /** Receives every value read from the page. */
@@ -79,6 +81,35 @@ function pageMarker(stepId: string, header: string): string {
 async function cookieValue(ctx: RequestStepContext, name: string): Promise<string | undefined> {
   const cookies = await ctx.context.cookies(ctx.appOrigin);
   return cookies.find((c) => c.name === name)?.value;
+}
+
+/** How long past the deadline the page gets to report its own timeout before it is taken to be stuck. */
+export const PAGE_REPORT_GRACE_MS = 1000;
+
+/** Runs `pageSend` in the page, bounded by the deadline: a page whose JavaScript is stuck cannot hold the step (or the run) forever. */
+async function sendFromPage(
+  ctx: RequestStepContext,
+  input: PageSendInput,
+  what: string,
+): Promise<PageSendResult> {
+  const running = ctx.page.evaluate(pageSend, input);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, ctx.deadline - Date.now()) + PAGE_REPORT_GRACE_MS);
+  });
+  try {
+    const result = await Promise.race([running, expired]);
+    if (result !== null) return result;
+  } finally {
+    clearTimeout(timer);
+  }
+  // The page may wake later: pageSend then finds its deadline passed and sends nothing.
+  running.catch(() => undefined);
+  throw new StepFailure(
+    ctx.sent(ctx.marker)
+      ? `${what} was sent, but the page did not report its answer before the step's deadline (its JavaScript may be stuck)`
+      : `the page did not run ${what} before the step's deadline (its JavaScript may be stuck); nothing was sent`,
+  );
 }
 
 /** Runs one request step; throws a StepFailure with the reason when any rule fails. */
@@ -130,7 +161,7 @@ export async function runRequestStep(step: RequestStep, ctx: RequestStepContext)
     deadline: ctx.deadline,
     marker: [REQUEST_STEP_MARKER, ctx.marker],
   };
-  const result: PageSendResult = await ctx.page.evaluate(pageSend, input);
+  const result = await sendFromPage(ctx, input, what);
   for (const pv of result.pageValues)
     ctx.onPageValue({ value: pv.value, marker: pageMarker(step.step_id, pv.header) });
   switch (result.kind) {

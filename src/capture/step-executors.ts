@@ -141,6 +141,7 @@ export async function executeStep(step: Step, ctx: StepContext): Promise<void> {
           cancelled: ctx.cancelled,
           marker: ctx.marker,
           onPageValue: ctx.onPageValue,
+          sent: (marker) => ctx.recorder.sawMarker(marker),
           refuseRedirect: async (marker, url) => {
             const answer = await ctx.redirects.findRedirect(url);
             ctx.recorder.refuseRedirect(marker, answer);
