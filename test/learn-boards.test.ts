@@ -39,9 +39,10 @@ describe("learning the boards app", () => {
         "post_boards_cards_by_board_id",
         "unexplained_field",
         // position 5 after cards 1..4: a per-board counter, not the constant 5 (checked before the random etag).
-        'Field "position" in POST /api/boards/{board_id}/cards counts up within its scope (each new value is the highest seen + 1), which no learned rule reproduces; the twin withholds it rather than answer a constant',
+        'Field "position" in POST /api/boards/{board_id}/cards counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant',
       ],
     ]);
+    expect(coverage.writes.withheld.map((w) => w.closable)).toEqual([true, false]);
     expect(coverage.next).toBe(
       "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
     );

@@ -174,7 +174,7 @@ describe("learning a real capture of the boards app", async () => {
     ]);
     expect(coverage.writes.withheld.map((w) => w.hint)).toEqual([
       "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
-      'Field "position" in POST /api/boards/{board_id}/cards counts up within its scope (each new value is the highest seen + 1), which no learned rule reproduces; the twin withholds it rather than answer a constant',
+      'Field "position" in POST /api/boards/{board_id}/cards counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant',
     ]);
     expect(coverage.next).toBe(
       "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",

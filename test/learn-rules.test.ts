@@ -179,11 +179,67 @@ describe("withheld reasons", () => {
     ]);
   });
 
-  it("unexplained_field: a random value no rule explains", () => {
+  it("says every gap a recording can close is closable", () => {
+    const { coverage } = learnSpecs([list(seedItems), create()]);
+    expect(coverage.writes.withheld.map((w) => [w.reason, w.closable])).toEqual([["not_read_back", true]]);
+    expect(coverage.next).toBe(coverage.writes.withheld[0]!.hint);
+  });
+
+  it("unexplained_field: a random token the entity keeps, which no recording can explain", () => {
     const e = { id: 2, title: "B", code: "k3f9x2m8q1" };
-    expect(
-      withheldOf([list(seedItems), create({ res: e }), list([...seedItems, e])])[0]!.slice(0, 2),
-    ).toEqual(["post_things", "unexplained_field"]);
+    const { coverage } = learnSpecs([list(seedItems), create({ res: e }), list([...seedItems, e])]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_things",
+        "unexplained_field",
+        'Field "code" in POST /api/things is a random token the app generates (10 letters and digits) that no request sent; the twin has no rule that reproduces it, so no recording can close this gap: the write stays withheld',
+        false,
+      ],
+    ]);
+  });
+
+  it("unexplained_field: a random token only the create's answer carries (an etag) cannot be closed by recording", () => {
+    const e = { id: 2, title: "B" };
+    const { coverage } = learnSpecs([
+      list(seedItems),
+      create({ res: { ...e, etag: "9f2c41d07be3a865" } }),
+      list([...seedItems, e]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_things",
+        "unexplained_field",
+        'Field "etag" in the answer of POST /api/things is a random token the app generates (16 hex characters) that only the answer carries: no request sent it and no read shows it, so no recording can explain it and the write stays withheld',
+        false,
+      ],
+    ]);
+    expect(coverage.next).toBe(
+      "No recording can close the remaining gaps (post_things): the twin has no rule for what they need. Export the environment and report them as withheld",
+    );
+  });
+
+  it("next skips a gap no recording can close and names one that can", () => {
+    const token = { id: 2, title: "B" };
+    const odd = { id: 7, title: "Z", note: "2026-03-09T00:00:00.000Z" };
+    const { coverage } = learnSpecs([
+      { path: "/api/aardvarks", status: 200, res: seedItems },
+      {
+        method: "POST",
+        path: "/api/aardvarks",
+        status: 201,
+        req: { title: "B" },
+        res: { ...token, etag: "9f2c41d07be3a865" },
+      },
+      { path: "/api/aardvarks", status: 200, res: [...seedItems, token] },
+      list(seedItems),
+      create({ req: { title: "Z" }, res: odd }),
+      list([...seedItems, odd]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.closable])).toEqual([
+      ["post_aardvarks", "unexplained_field", false],
+      ["post_things", "unexplained_field", true],
+    ]);
+    expect(coverage.next).toBe(coverage.writes.withheld[1]!.hint);
   });
 
   it("unexplained_field: a per-scope counter seen once is not learned as a constant", () => {
@@ -192,11 +248,17 @@ describe("withheld reasons", () => {
       { id: 20, title: "B", position: 2 },
     ];
     const e = { id: 21, title: "C", position: 3 };
-    expect(withheldOf([list(seed), create({ req: { title: "C" }, res: e }), list([...seed, e])])).toEqual([
+    const { coverage } = learnSpecs([
+      list(seed),
+      create({ req: { title: "C" }, res: e }),
+      list([...seed, e]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
       [
         "post_things",
         "unexplained_field",
-        'Field "position" in POST /api/things counts up within its scope (each new value is the highest seen + 1), which no learned rule reproduces; the twin withholds it rather than answer a constant',
+        'Field "position" in POST /api/things counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant',
+        false,
       ],
     ]);
   });
@@ -328,8 +390,11 @@ describe("rules learned from too little", () => {
       ]),
     ]);
     expect(model.write_rules).toEqual([]);
-    expect(coverage.writes.withheld.map((w) => w.hint)).toEqual([
-      'Field "id" in POST /api/things fits no rule (request, id sequence, clock, constant, copy); record 2 or more POST /api/things with different inputs, each followed by a GET /api/things',
+    expect(coverage.writes.withheld.map((w) => [w.hint, w.closable])).toEqual([
+      [
+        'Field "id" in POST /api/things is a string id the app assigns; the twin has rules only for integer sequences and UUIDs, so no recording can close this gap: the write stays withheld',
+        false,
+      ],
     ]);
   });
 

@@ -25,6 +25,11 @@ const NEXT_ORDER: WithheldReason[] = [
 export const EMPTY_HINT =
   "Nothing to learn: the evidence has no API records (XHR/fetch reads or writes on the app's origin). Record steps that load the app's data, or request steps on its API, then run apptwin coverage again";
 
+/** The `next` of a partial report whose every gap is beyond recording (the twin lacks the rule). */
+export function unclosableHint(tools: string[]): string {
+  return `No recording can close the remaining gaps (${tools.join(", ")}): the twin has no rule for what they need. Export the environment and report them as withheld`;
+}
+
 /** `/records/12/response/body` → `records[12].response.body`. */
 export function pointerToPath(pointer: string): string {
   return pointer
@@ -82,6 +87,7 @@ export function buildCoverage(learned: Learned): Coverage {
       observations: e.observations,
       reason: e.withheld!.reason,
       hint: e.withheld!.hint,
+      closable: e.withheld!.closable ?? true,
     }));
   const warnings: CoverageWarning[] = learned.warnings.map((w) => ({
     code: w.code,
@@ -90,7 +96,18 @@ export function buildCoverage(learned: Learned): Coverage {
     path: w.pointer === null ? null : pointerToPath(w.pointer),
   }));
   const status = model.endpoints.length === 0 ? "empty" : withheld.length > 0 ? "partial" : "complete";
-  const first = [...withheld].sort((a, b) => NEXT_ORDER.indexOf(a.reason) - NEXT_ORDER.indexOf(b.reason))[0];
+  // A gap no recording can close is never the next thing to do (an agent must not loop on it).
+  const first = withheld
+    .filter((w) => w.closable)
+    .sort((a, b) => NEXT_ORDER.indexOf(a.reason) - NEXT_ORDER.indexOf(b.reason))[0];
+  const next =
+    status === "empty"
+      ? EMPTY_HINT
+      : first
+        ? first.hint
+        : withheld.length > 0
+          ? unclosableHint(withheld.map((w) => w.tool_name))
+          : null;
   return {
     schema_version: COVERAGE_SCHEMA_VERSION,
     status,
@@ -105,7 +122,7 @@ export function buildCoverage(learned: Learned): Coverage {
     writes: { served, withheld },
     sign_in: signIn,
     warnings,
-    next: status === "empty" ? EMPTY_HINT : first ? first.hint : null,
+    next,
   };
 }
 

@@ -55,6 +55,8 @@ export const CoverageWithheldSchema = z.strictObject({
   observations: z.number().int().nonnegative(),
   reason: WithheldReasonSchema,
   hint: z.string(),
+  /** False when no recording can close the gap (`next` skips it). Always written; optional so older reports still read. */
+  closable: z.boolean().optional(),
 });
 
 export const CoverageSchema = z.strictObject({

@@ -5,7 +5,14 @@
  * constant. A field no rule explains makes the write withheld.
  */
 import type { Entity, FieldRule } from "./model-schema.js";
-import { isRedactionMarker, isUuid, looksRandom, readTime } from "./value-kinds.js";
+import {
+  isRedactionMarker,
+  isUuid,
+  looksRandom,
+  readTime,
+  type TokenShape,
+  tokenShape,
+} from "./value-kinds.js";
 
 /** What one observation offers to explain the fields of its entity. */
 export interface FieldContext {
@@ -30,9 +37,18 @@ export type FieldVerdict =
   | {
       ok: false;
       reason: "unexplained_field" | "untimed_capture" | "conflicting_observations";
-      /** The field counts up within its scope (highest + 1): no rule reproduces it, and a constant would be wrong. */
-      counter?: boolean;
+      /** What the twin lacks when no recording can close the gap (see `UnclosableGap`). */
+      gap?: UnclosableGap;
     };
+
+/**
+ * A field no rule can ever explain, however much is recorded: a counter within its scope (highest + 1),
+ * a random token the app generates, or a string id the app assigns.
+ */
+export type UnclosableGap =
+  | { kind: "counter" }
+  | { kind: "token"; token: TokenShape; answerOnly: boolean }
+  | { kind: "string_id" };
 
 type Cands = Map<string, FieldRule>;
 
@@ -134,7 +150,15 @@ export function combineField(f: string, contexts: FieldContext[], windowMs: numb
     return { ok: true, rule: valid[0]! };
   }
   if (per.some((p) => p?.untimed)) return { ok: false, reason: "untimed_capture" };
-  if (per.some((p) => p?.counter)) return { ok: false, reason: "unexplained_field", counter: true };
+  if (per.some((p) => p?.counter))
+    return { ok: false, reason: "unexplained_field", gap: { kind: "counter" } };
+  const values = contexts.filter((c) => f in c.entity).map((c) => c.entity[f]);
+  const fromRequest = per.some((p) => [...(p?.cands.values() ?? [])].some((r) => r.kind === "from_request"));
+  if (create && f === contexts[0]?.idField && values.every((v) => typeof v === "string" && !isUuid(v)))
+    return { ok: false, reason: "unexplained_field", gap: { kind: "string_id" } };
+  const token = fromRequest ? null : tokenShape(values);
+  if (token)
+    return { ok: false, reason: "unexplained_field", gap: { kind: "token", token, answerOnly: false } };
   const allExplained = per.every((p) => p !== null && p.cands.size > 0);
   return {
     ok: false,

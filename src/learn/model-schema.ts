@@ -25,7 +25,15 @@ export const WithheldReasonSchema = z.enum([
 ]);
 
 /** A withheld endpoint's reason code and the hint saying what to record to close the gap. */
-export const WithheldSchema = z.strictObject({ reason: WithheldReasonSchema, hint: z.string() });
+export const WithheldSchema = z.strictObject({
+  reason: WithheldReasonSchema,
+  hint: z.string(),
+  /**
+   * False when no recording can close the gap (the twin lacks the rule: a per-scope counter, a random
+   * token, an assigned string id). Always written; optional so a model written before it still reads.
+   */
+  closable: z.boolean().optional(),
+});
 
 /** A path or query parameter of an endpoint. */
 export const ParamSchema = z.strictObject({

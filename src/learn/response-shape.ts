@@ -5,13 +5,15 @@
  * field that is neither makes the write withheld as `unexplained_field`.
  */
 import type { Entity, WriteResponse } from "./model-schema.js";
-import { looksRandom } from "./value-kinds.js";
+import { looksRandom, type TokenShape, tokenShape } from "./value-kinds.js";
 
 /** One observation's answer and the entity it is about. */
 export interface AnswerCase {
   /** The parsed answer body, or undefined when there was none. */
   body: unknown;
   entity: Entity;
+  /** The request body (parsed JSON object or form), or null. */
+  request?: Record<string, unknown> | null;
 }
 
 const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -29,7 +31,7 @@ function isEntityAnswer(body: unknown, entity: Entity): boolean {
 /** The response rule, or the answer field no rule explains. */
 export function learnResponse(
   cases: AnswerCase[],
-): { ok: true; response: WriteResponse } | { ok: false; field: string } {
+): { ok: true; response: WriteResponse } | { ok: false; field: string; token?: TokenShape } {
   if (cases.every((c) => c.body === undefined)) return { ok: true, response: { kind: "empty" } };
   if (cases.every((c) => isEntityAnswer(c.body, c.entity))) return { ok: true, response: { kind: "entity" } };
   const first = cases[0]!.body;
@@ -56,7 +58,15 @@ export function learnResponse(
       values[0] !== undefined
     )
       body[k] = values[0];
-    else return { ok: false, field: k };
+    else return { ok: false, field: k, ...answerToken(k, values, cases) };
   }
   return { ok: true, response: { kind: "template", body, fields } };
+}
+
+/** The token shape of an answer key no read shows and no request sent (an etag), when its values are random tokens. */
+function answerToken(k: string, values: unknown[], cases: AnswerCase[]): { token?: TokenShape } {
+  if (cases.some((c) => k in c.entity)) return {};
+  const token = tokenShape(values);
+  const sent = cases.some((c, i) => JSON.stringify(c.request ?? null).includes(JSON.stringify(values[i])));
+  return token && !sent ? { token } : {};
 }

@@ -58,6 +58,24 @@ export function looksRandom(value: unknown): boolean {
   return /\d/.test(value) && /[A-Za-z]/.test(value);
 }
 
+/** The shape of a generated token: its fixed length and alphabet. */
+export interface TokenShape {
+  length: number;
+  alphabet: "hex" | "alphanumeric";
+}
+
+/**
+ * The shape of values a server generates at random (an etag, a nonce): every value looks random
+ * (see `looksRandom`), all have one length, and no two are equal. Null when they are not such tokens.
+ */
+export function tokenShape(values: unknown[]): TokenShape | null {
+  if (values.length === 0 || !values.every(looksRandom)) return null;
+  const strings = values as string[];
+  const length = strings[0]!.length;
+  if (strings.some((v) => v.length !== length) || new Set(strings).size !== strings.length) return null;
+  return { length, alphabet: strings.every((v) => /^[0-9a-f]+$/i.test(v)) ? "hex" : "alphanumeric" };
+}
+
 /** English singular of a collection segment (`boards` → `board`, `categories` → `category`). */
 export function singular(word: string): string {
   if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;

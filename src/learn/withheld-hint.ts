@@ -1,7 +1,10 @@
 /**
- * The hint of each withheld reason: exactly what to record to close the gap.
- * Messages are an API; tests assert them word for word.
+ * The hint of each withheld reason: exactly what to record to close the gap,
+ * or, when no recording can (the twin lacks the rule), that plainly, so an
+ * agent never loops on it (CONTRACTS.md §9). Messages are an API; tests
+ * assert them word for word.
  */
+import type { UnclosableGap } from "./field-rules.js";
 import type { Withheld, WithheldReason } from "./model-schema.js";
 
 /** What a hint needs to know about the write. */
@@ -11,8 +14,8 @@ export interface HintContext {
   /** The read that would confirm the write, e.g. `GET /api/boards/{board_id}`. */
   readBack: string;
   field?: string;
-  /** The unexplained field counts up within its scope (highest + 1). */
-  counter?: boolean;
+  /** What the twin lacks, when no recording can close the gap. */
+  gap?: UnclosableGap;
   statuses?: number[];
   mime?: string | null;
 }
@@ -28,10 +31,20 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
     no_collection: () =>
       `${w} changes no collection the recording read: if it writes entities, record a GET of their list (such as ${c.readBack}) before and after it, so its effect can be read back; an action no read can show stays withheld`,
-    unexplained_field: () =>
-      c.counter
-        ? `Field "${c.field}" in ${w} counts up within its scope (each new value is the highest seen + 1), which no learned rule reproduces; the twin withholds it rather than answer a constant`
-        : `Field "${c.field}" in ${w} fits no rule (request, id sequence, clock, constant, copy); record 2 or more ${w} with different inputs, each followed by a ${c.readBack}`,
+    unexplained_field: () => {
+      const g = c.gap;
+      if (g?.kind === "counter")
+        return `Field "${c.field}" in ${w} counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant`;
+      if (g?.kind === "string_id")
+        return `Field "${c.field}" in ${w} is a string id the app assigns; the twin has rules only for integer sequences and UUIDs, so no recording can close this gap: the write stays withheld`;
+      if (g?.kind === "token") {
+        const shape = `${g.token.length} ${g.token.alphabet === "hex" ? "hex characters" : "letters and digits"}`;
+        return g.answerOnly
+          ? `Field "${c.field}" in the answer of ${w} is a random token the app generates (${shape}) that only the answer carries: no request sent it and no read shows it, so no recording can explain it and the write stays withheld`
+          : `Field "${c.field}" in ${w} is a random token the app generates (${shape}) that no request sent; the twin has no rule that reproduces it, so no recording can close this gap: the write stays withheld`;
+      }
+      return `Field "${c.field}" in ${w} fits no rule (request, id sequence, clock, constant, copy); record 2 or more ${w} with different inputs, each followed by a ${c.readBack}`;
+    },
     untimed_capture: () =>
       `Field "${c.field}" in ${w} is a time the app stamps, but the records have no times; record with apptwin capture (or a HAR with timings)`,
     unsupported_body: () =>
@@ -39,5 +52,6 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     conflicting_observations: () =>
       `Observations of ${w} disagree on ${c.field ? `"${c.field}"` : "the answer status"}; record the write again, each followed by a ${c.readBack}`,
   };
-  return { reason, hint: hints[reason]() };
+  // Only the gaps of a rule the twin lacks are beyond any recording; every other hint names what to record.
+  return { reason, hint: hints[reason](), closable: c.gap === undefined };
 }

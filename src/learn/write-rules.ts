@@ -105,16 +105,26 @@ export function learnWrite(
     for (const f of names) {
       const verdict = combineField(f, contexts, opts.clockWindowMs);
       if (!verdict.ok)
-        return no(withheld(verdict.reason, { ...base, field: f, counter: verdict.counter === true }));
+        return no(
+          withheld(verdict.reason, { ...base, field: f, ...(verdict.gap ? { gap: verdict.gap } : {}) }),
+        );
       fields.push({ field: f, rule: verdict.rule });
     }
   }
   const cases: AnswerCase[] = confirmed.map((w, i) => ({
     body: w.obs.response.kind === "json" ? w.obs.response.value : undefined,
     entity: contexts[i]!.entity,
+    request: contexts[i]!.request,
   }));
   const response = learnResponse(cases);
-  if (!response.ok) return no(withheld("unexplained_field", { ...base, field: response.field }));
+  if (!response.ok)
+    return no(
+      withheld("unexplained_field", {
+        ...base,
+        field: response.field,
+        ...(response.token ? { gap: { kind: "token", token: response.token, answerOnly: true } } : {}),
+      }),
+    );
   const first = confirmed[0]!.obs;
   const partial: Omit<WriteRule, "explain"> = {
     tool_name: group.toolName,
