@@ -9,7 +9,7 @@ import type { NetworkRecorder } from "./network-recorder.js";
 import { type PageValue, resolveValue, runRequestStep } from "./request-step.js";
 import { StepFailure } from "./step-failure.js";
 import { locatorFor } from "./target-locator.js";
-import { matchesExpectation, parseRequestExpectation, pathQueryHash } from "./url-match.js";
+import { matchesExpectation, parseRequestExpectation, pathPatternTest, pathQueryHash } from "./url-match.js";
 
 /** What every executor may use. */
 export interface StepContext {
@@ -47,17 +47,26 @@ function firstLine(error: unknown): string {
 }
 
 async function waitForPath(ctx: StepContext, pattern: string): Promise<void> {
-  const re = new RegExp(pattern);
+  const test = pathPatternTest(pattern);
+  let stopped: StepFailure | null = null;
   try {
-    await ctx.page.waitForURL((u) => re.test(u.pathname + u.search + u.hash), {
-      timeout: remaining(ctx),
-      waitUntil: "commit",
-    });
+    await ctx.page.waitForURL(
+      (u) => {
+        try {
+          return test(u.href);
+        } catch (error) {
+          stopped = error instanceof StepFailure ? error : new StepFailure(String(error));
+          return true;
+        }
+      },
+      { timeout: remaining(ctx), waitUntil: "commit" },
+    );
   } catch {
-    throw new StepFailure(
+    stopped ??= new StepFailure(
       `the URL did not match /${pattern}/ in time; it is ${pathQueryHash(ctx.page.url())}`,
     );
   }
+  if (stopped) throw stopped;
 }
 
 async function waitForRequest(ctx: StepContext, request: string, status?: number | string): Promise<void> {

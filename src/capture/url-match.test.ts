@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { EvidenceRecord } from "../evidence/evidence-schema.js";
-import { matchesExpectation, parseRequestExpectation, pathQueryHash } from "./url-match.js";
+import {
+  MAX_MATCHED_URL_CHARS,
+  matchesExpectation,
+  parseRequestExpectation,
+  pathPatternTest,
+  pathQueryHash,
+} from "./url-match.js";
 
 const app = "http://127.0.0.1:4010";
 function rec(method: string, url: string, status: number): EvidenceRecord {
@@ -33,5 +39,23 @@ describe("url matching", () => {
     const prefix = parseRequestExpectation("DELETE /api/items/*", "2xx");
     expect(matchesExpectation(prefix, rec("DELETE", `${app}/api/items/7`, 204), app)).toBe(true);
     expect(matchesExpectation(prefix, rec("DELETE", `${app}/api/items/7`, 404), app)).toBe(false);
+  });
+
+  it("tests a pattern on path, query and hash, at most 2048 characters of it", () => {
+    const test = pathPatternTest("^/items\\?done=true#top$");
+    expect(test("http://h:1/items?done=true#top")).toBe(true);
+    expect(test("http://h:1/other")).toBe(false);
+    const tail = pathPatternTest("b$");
+    expect(tail(`http://h/${"a".repeat(MAX_MATCHED_URL_CHARS)}b`)).toBe(false);
+    expect(tail(`http://h/${"a".repeat(MAX_MATCHED_URL_CHARS - 3)}b`)).toBe(true);
+  });
+
+  it("stops a pattern that backtracks without end instead of hanging the capture", () => {
+    const path = `/${"a".repeat(40)}!`;
+    const t0 = Date.now();
+    expect(() => pathPatternTest("^/(a+)+$")(`http://h${path}`)).toThrow(
+      `the pattern /^/(a+)+$/ took more than 100 ms on ${path}; it backtracks without end (nested quantifiers such as (a+)+), so simplify it`,
+    );
+    expect(Date.now() - t0).toBeLessThan(5000);
   });
 });

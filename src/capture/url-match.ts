@@ -1,9 +1,21 @@
 /**
  * The small matchers steps use on URLs and records: a regex on
  * path+query+hash (so a scenario runs on any host) and the
- * `"METHOD /path"` / `"2xx"` grammar of expect-request.
+ * `"METHOD /path"` / `"2xx"` grammar of expect-request. A scenario's regex
+ * runs on at most 2048 characters and within 100 ms per test (a pattern such
+ * as `(a+)+$` backtracks for ever and would otherwise freeze the process).
  */
+import { createContext, Script } from "node:vm";
 import type { EvidenceRecord } from "../evidence/evidence-schema.js";
+import { StepFailure } from "./step-failure.js";
+
+/** The most characters of path+query+hash a scenario pattern is tested against. */
+export const MAX_MATCHED_URL_CHARS = 2048;
+
+/** The time one test of a scenario pattern may take. */
+export const PATTERN_BUDGET_MS = 100;
+
+const TEST_SCRIPT = new Script("re.test(s)");
 
 /** The part of a URL a scenario pattern is matched against: path, query and hash. */
 export function pathQueryHash(url: string): string {
@@ -13,6 +25,27 @@ export function pathQueryHash(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * A bounded test of a scenario's regex on a URL's path+query+hash (cut at
+ * {@link MAX_MATCHED_URL_CHARS}); throws a StepFailure when one test takes
+ * longer than {@link PATTERN_BUDGET_MS}.
+ */
+export function pathPatternTest(pattern: string): (url: string) => boolean {
+  const sandbox = createContext({ re: new RegExp(pattern), s: "" });
+  return (url) => {
+    const s = pathQueryHash(url).slice(0, MAX_MATCHED_URL_CHARS);
+    sandbox.s = s;
+    try {
+      return TEST_SCRIPT.runInContext(sandbox, { timeout: PATTERN_BUDGET_MS }) === true;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+      throw new StepFailure(
+        `the pattern /${pattern}/ took more than ${PATTERN_BUDGET_MS} ms on ${s}; it backtracks without end (nested quantifiers such as (a+)+), so simplify it`,
+      );
+    }
+  };
 }
 
 /** A parsed expect-request: method, path (exact, or a prefix when it ended in *), status rule. */
