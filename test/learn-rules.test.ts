@@ -430,6 +430,52 @@ describe("rules learned from too little", () => {
   });
 });
 
+describe("order of overlapping records", () => {
+  const A = { id: 1, title: "A" };
+  const B = { id: 1, title: "B" };
+  const patch: RecordSpec = {
+    method: "PATCH",
+    path: "/api/things/1",
+    status: 200,
+    req: { title: "B" },
+    res: B,
+    time: T0 + 1000,
+    duration: 800,
+  };
+  const item = (res: unknown, time: number): RecordSpec => ({
+    path: "/api/things/1",
+    status: 200,
+    res,
+    time,
+  });
+
+  it("does not judge a write by a read that started before its answer ended (it may show the old state)", () => {
+    const { coverage } = learnSpecs([
+      { ...list([A]), time: T0 },
+      { ...item(A, T0), time: T0 + 1 },
+      patch,
+      item(A, T0 + 1200),
+      item(B, T0 + 3000),
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(coverage.writes.served.map((w) => w.tool_name)).toEqual(["patch_things_by_id"]);
+  });
+
+  it("does not confirm a write by a read that overlapped it", () => {
+    const { coverage } = learnSpecs([{ ...list([A]), time: T0 }, patch, item(B, T0 + 1200)]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["patch_things_by_id", "not_read_back"],
+    ]);
+  });
+
+  it("falls back to record order when the records have no times", () => {
+    const untimed = [list([A]), { ...patch, time: null }, item(B, 0)].map((s) => ({ ...s, time: null }));
+    expect(learnSpecs(untimed).coverage.writes.served.map((w) => w.tool_name)).toEqual([
+      "patch_things_by_id",
+    ]);
+  });
+});
+
 describe("real-recording oddities", () => {
   it("learns nothing from a 304 (the browser's cache answered; the twin has no cache)", () => {
     const { model, coverage } = learnSpecs([

@@ -61,6 +61,12 @@ function same(a: unknown, b: unknown, loose: boolean): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** True when `read` started after `write`'s answer ended (`started_at + duration_ms`), or either is untimed (record order decides). */
+function readsAfter(write: Observation, read: Observation): boolean {
+  if (write.time === null || read.time === null) return true;
+  return read.time >= write.time + (write.record.duration_ms ?? 0);
+}
+
 /** The scope a create writes into: its parent path param (nested), else the answer's parent field, else "". */
 function createScope(st: CollectionState, o: Observation, answered: Entity | null): string {
   const parent = st.col.parent;
@@ -81,11 +87,16 @@ export function walkState(
   const writes: WriteObservation[] = [];
   const queries = new Map<Observation, QueryOutcome>();
 
-  const sighting = (st: CollectionState, id: string, e: Entity | null): void => {
+  const sighting = (st: CollectionState, id: string, e: Entity | null, read: Observation): void => {
     const key = `${st.col.name}\u0000${id}`;
-    const list = pending.get(key);
-    if (!list) return;
-    pending.delete(key);
+    const waiting = pending.get(key);
+    if (!waiting) return;
+    // Only a read that started after a write's answer ended shows its effect; an overlapping one may show the old state.
+    const list = waiting.filter((w) => readsAfter(w.obs, read));
+    const later = waiting.filter((w) => !readsAfter(w.obs, read));
+    if (later.length > 0) pending.set(key, later);
+    else pending.delete(key);
+    if (list.length === 0) return;
     const claimed = new Set<string>();
     let deletedLater = false;
     for (const w of [...list].reverse()) {
@@ -143,10 +154,10 @@ export function walkState(
       const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
       if (o.query.length === 0) {
         const gone = listState.applyFullList(scope, got.entities);
-        for (const id of gone) sighting(listState, id, null);
+        for (const id of gone) sighting(listState, id, null, o);
         for (const e of got.entities) {
           const id = listState.idOf(e);
-          if (id !== null) sighting(listState, id, e);
+          if (id !== null) sighting(listState, id, e, o);
         }
       } else {
         const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
@@ -162,19 +173,19 @@ export function walkState(
         for (const e of got.entities) {
           const id = listState.idOf(e);
           if (id !== null && listState.entities.has(id)) listState.entities.set(id, e);
-          if (id !== null) sighting(listState, id, e);
+          if (id !== null) sighting(listState, id, e, o);
         }
       }
     } else if (itemState && o.pathParams["id"] !== undefined) {
       const id = o.pathParams["id"];
       if (o.status === 404 || o.status === 410) {
         itemState.remove(id);
-        sighting(itemState, id, null);
+        sighting(itemState, id, null, o);
       } else if (ok(o)) {
         const e = itemEntity(body, itemState.col.itemEnvelope);
         if (e) {
           itemState.upsert(e);
-          sighting(itemState, id, e);
+          sighting(itemState, id, e, o);
         }
       }
     } else if (ok(o)) {
