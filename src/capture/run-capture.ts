@@ -74,6 +74,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   let current: string | null = null;
   let sawWebSocket = false;
   const nonce = Math.random().toString(36).slice(2);
+  const overLimit = `the evidence grew past its limit of ${limits.max_evidence_bytes} bytes`;
   const secretList = [...secrets].map(([id, value]) => ({ id, value }));
   /** A step's result as progress shows it: a failure's message may quote page URLs, text or values, so it is redacted with what is known so far. */
   const shown = (result: StepResult): StepResult => {
@@ -156,7 +157,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
       }
       error ??= violations.get(step.step_id) ?? null;
       if (error === null && recorder.recordedBytes > limits.max_evidence_bytes) {
-        error = `the evidence grew past its limit of ${limits.max_evidence_bytes} bytes`;
+        error = overLimit;
         incomplete.push(error);
       }
       const result: StepResult = {
@@ -178,6 +179,12 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     await options.beforeClose?.(context);
     if (options.tracePath) await context.tracing.stop({ path: options.tracePath });
     records = await recorder.records();
+    // Records still in flight when the last step ended count too: the step that made them fails.
+    if (recorder.recordedBytes > limits.max_evidence_bytes && !incomplete.includes(overLimit)) {
+      incomplete.push(overLimit);
+      const last = steps.findLast((s) => s.status !== "cancelled");
+      if (last?.status === "passed") Object.assign(last, { status: "failed", error: overLimit });
+    }
   } finally {
     await browser.close();
   }
