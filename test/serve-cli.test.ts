@@ -50,7 +50,7 @@ function run(args: string[]): {
 
 describe("apptwin serve", () => {
   it("serves over HTTP, prints its endpoints as JSON, and stops cleanly on SIGTERM", async () => {
-    const { child, exit } = run(["serve", bundleDir, "--port", "0", "--json"]);
+    const { child, exit } = run(["serve", bundleDir, "--port", "0", "--json", "--max-episodes", "2"]);
     const first = await new Promise<string>((resolve) =>
       createInterface({ input: child.stdout! }).once("line", resolve),
     );
@@ -66,7 +66,13 @@ describe("apptwin serve", () => {
     expect(endpoints.mcp).toBe(`${endpoints.url}/mcp`);
     expect(endpoints.control).toBe(`${endpoints.url}/__apptwin/`);
     const health = await (await fetch(`${endpoints.url}/__apptwin/health`)).json();
-    expect(health).toEqual({ status: "ok", name: "items", episodes: 1 });
+    expect(health).toEqual({ status: "ok", name: "items", episodes: 1, sessions: 0 });
+    const made = async (id: string) =>
+      (await fetch(`${endpoints.control}episodes`, { method: "POST", body: JSON.stringify({ id }) })).status;
+    expect([await made("run-1"), await made("run-2")]).toEqual([201, 201]); // --max-episodes 2: run-1 evicted
+    expect(await (await fetch(`${endpoints.control}episodes`)).json()).toEqual({
+      episodes: ["default", "run-2"],
+    });
     const list = (await (await fetch(`${endpoints.url}/api/items`)).json()) as { total: number };
     expect(list.total).toBe(6);
     child.kill("SIGTERM");

@@ -162,3 +162,96 @@ describe("twin MCP over Streamable HTTP", () => {
     await client.close();
   });
 });
+
+describe("twin episode bounds (Streamable HTTP, real clients)", () => {
+  let twin: TwinServer;
+  let base: string;
+  let clock = 0;
+  beforeAll(async () => {
+    twin = createTwinServer(bundle, { maxEpisodes: 3, sessionIdleMs: 100, now: () => clock });
+    base = await twin.listen(0, "127.0.0.1");
+  });
+  afterAll(async () => twin?.close());
+
+  async function httpClient() {
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`));
+    const client = new Client({ name: "bounds", version: "1.0.0" });
+    await client.connect(transport);
+    return { client, transport, id: transport.sessionId! };
+  }
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}/__apptwin/${path}`, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  };
+  /** A tool call on a session id the twin no longer holds: [status, JSON-RPC error message]. */
+  const staleCall = async (sessionId: string) => {
+    const res = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_items" } }),
+    });
+    return [res.status, ((await res.json()) as { error: { message: string } }).error.message];
+  };
+  const episodes = async () => (await control("GET", "episodes")).json.episodes;
+  const sessions = async () => (await control("GET", "health")).json.sessions;
+  const TOO_MANY = {
+    error: "too_many_episodes",
+    message:
+      'The twin holds its limit of 3 episodes and none can be evicted: every one but "default" has a live MCP session.',
+    hint: "End an MCP session (DELETE /mcp with its mcp-session-id) or let it idle out, or serve with a larger --max-episodes.",
+  };
+
+  it("evicts the least recently used episode without a live session, never default; refuses when none can go", async () => {
+    const a = await httpClient();
+    expect((await control("POST", "episodes", { id: "run-1" })).status).toBe(201);
+    const b = await httpClient(); // the cap (3) is reached: run-1 has no session and goes
+    expect(await episodes()).toEqual(["default", a.id, b.id].sort());
+    expect(await sessions()).toBe(2);
+
+    await expect(httpClient()).rejects.toThrow(`Error POSTing to endpoint: ${JSON.stringify(TOO_MANY)}`);
+    expect(await control("POST", "episodes", { id: "run-2" })).toEqual({ status: 503, json: TOO_MANY });
+    expect(await sessions()).toBe(2);
+
+    await a.transport.terminateSession(); // DELETE /mcp releases the session; its episode stays readable
+    await b.transport.terminateSession();
+    expect(await sessions()).toBe(0);
+    expect((await control("GET", `episodes/${a.id}/diff`)).json).toEqual({ id: a.id, changes: [] });
+    expect(await staleCall(a.id)).toEqual([
+      404,
+      `Unknown MCP session "${a.id}"; start a new session with initialize.`,
+    ]);
+
+    // a was used last (its diff was read): b is the least recently used and goes.
+    expect((await control("POST", "episodes", { id: "run-2" })).status).toBe(201);
+    expect(await episodes()).toEqual(["default", a.id, "run-2"].sort());
+    expect((await control("GET", `episodes/${b.id}/state`)).status).toBe(404);
+    await a.client.close();
+    await b.client.close();
+  });
+
+  it("closes a session idle longer than --session-idle-ms, not one in use", async () => {
+    const idle = await httpClient();
+    const busy = await httpClient();
+    expect(await sessions()).toBe(2);
+    clock += 60;
+    await busy.client.callTool({ name: "get_items", arguments: {} });
+    clock += 60; // idle: 120 ms without a request; busy: 60 ms
+    for (let i = 0; i < 100 && (await sessions()) !== 1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await sessions()).toBe(1);
+    expect(await staleCall(idle.id)).toEqual([
+      404,
+      `Unknown MCP session "${idle.id}"; start a new session with initialize.`,
+    ]);
+    expect((await busy.client.callTool({ name: "get_items", arguments: {} })).isError).toBeUndefined();
+    await busy.transport.terminateSession();
+    await idle.client.close();
+    await busy.client.close();
+  });
+});

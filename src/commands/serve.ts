@@ -31,6 +31,17 @@ export default class Serve extends BaseCommand {
     }),
     host: Flags.string({ description: "address to bind", default: "127.0.0.1" }),
     stdio: Flags.boolean({ description: "serve MCP over stdin/stdout instead of HTTP", default: false }),
+    "max-episodes": Flags.integer({
+      description:
+        "most episodes held at once, default included; past it the least recently used one without a live MCP session is evicted",
+      default: 64,
+      min: 1,
+    }),
+    "session-idle-ms": Flags.integer({
+      description: "close an MCP session after this many ms without a request",
+      default: 30 * 60 * 1000,
+      min: 1000,
+    }),
     "allow-remote": Flags.boolean({
       description: "allow a non-loopback --host (the twin has no auth)",
       default: false,
@@ -50,7 +61,12 @@ export default class Serve extends BaseCommand {
       await stdio.close();
       return;
     }
-    const { twin, endpoints } = await startHttpTwin(bundle, { port: flags.port, host: flags.host });
+    const { twin, endpoints } = await startHttpTwin(bundle, {
+      port: flags.port,
+      host: flags.host,
+      maxEpisodes: flags["max-episodes"],
+      sessionIdleMs: flags["session-idle-ms"],
+    });
     this.announce(endpoints);
     const signal = await untilSignal();
     await twin.close();

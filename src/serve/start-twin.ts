@@ -35,10 +35,12 @@ export function checkHost(host: string, allowRemote: boolean): void {
 /** Starts the HTTP twin on host:port; a port in use is a UserError naming the flag. */
 export async function startHttpTwin(
   bundle: TwinBundle,
-  opts: { port: number; host: string },
+  opts: { port: number; host: string; maxEpisodes?: number; sessionIdleMs?: number },
 ): Promise<{ twin: TwinServer; endpoints: TwinEndpoints }> {
   const twin = createTwinServer(bundle, {
     allowedHosts: LOOPBACK_HOSTS.has(opts.host) ? "loopback" : "any",
+    maxEpisodes: opts.maxEpisodes,
+    sessionIdleMs: opts.sessionIdleMs,
   });
   let url: string;
   try {

@@ -4,8 +4,9 @@
  * health, and the routes the twin serves.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { EPISODE_ID, type EpisodeRegistry } from "../episode-registry.js";
+import { EPISODE_ID, type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.js";
 import { routeLabels } from "../runtime/explain-miss.js";
+import type { Episode } from "../runtime/twin-types.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
 import { sendJson, sendTooLarge } from "./send-response.js";
@@ -65,7 +66,13 @@ async function createEpisodeFrom(req: IncomingMessage, res: ServerResponse, regi
       message: `Episode "${id}" already exists; reset it with POST /__apptwin/episodes/${id}/reset or choose another id.`,
     });
   }
-  const episode = registry.create(id as string | undefined, (seed as number | undefined) ?? 0);
+  let episode: Episode;
+  try {
+    episode = registry.create(id as string | undefined, (seed as number | undefined) ?? 0);
+  } catch (err) {
+    if (!(err instanceof TooManyEpisodesError)) throw err;
+    return sendJson(req, res, 503, err.body());
+  }
   return sendJson(req, res, 201, { id: episode.id, seed: episode.seed });
 }
 
@@ -85,6 +92,7 @@ export async function handleControl(
       status: "ok",
       name: bundle.manifest.name,
       episodes: registry.ids().length,
+      sessions: registry.sessions(),
     });
   }
   if (rest === "routes" && method === "GET") {

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import debug from "debug";
 import { DEFAULT_EPISODE, EpisodeRegistry } from "../episode-registry.js";
-import { McpSessions } from "../mcp/mcp-sessions.js";
+import { McpSessions, SESSION_IDLE_MS } from "../mcp/mcp-sessions.js";
 import { handleRequest } from "../runtime/handle-request.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { AssetFiles } from "./asset-files-io.js";
@@ -32,6 +32,12 @@ export interface TwinServerOptions {
   headersTimeoutMs?: number;
   /** Time a client has to send the whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
+  /** Most episodes held at once, `default` included (default 64); past it the least recently used unbound one is evicted. */
+  maxEpisodes?: number;
+  /** An MCP session without a request for longer than this is closed (default 30 min). */
+  sessionIdleMs?: number;
+  /** The clock idle sessions are measured by (default `Date.now`; tests inject one). */
+  now?: () => number;
 }
 
 /** How long a client may take to send a request head. */
@@ -53,9 +59,11 @@ export interface TwinServer {
 /** Creates the twin's HTTP server for a bundle (nothing is bound until `listen`). */
 export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {}): TwinServer {
   const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
-  const registry = new EpisodeRegistry(bundle.model, bundle.seed);
+  const registry = new EpisodeRegistry(bundle.model, bundle.seed, opts.maxEpisodes);
   const assets = new AssetFiles(bundle.manifest.assets, bundle.assetsDir);
-  const mcp = new McpSessions(bundle, registry);
+  const idleMs = opts.sessionIdleMs ?? SESSION_IDLE_MS;
+  const mcp = new McpSessions(bundle, registry, { idleMs, now: opts.now ?? Date.now });
+  let sweep: NodeJS.Timeout | undefined;
 
   const loopbackOnly = (opts.allowedHosts ?? "loopback") === "loopback";
 
@@ -152,11 +160,14 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
         server.once("error", reject);
         server.listen(port, host, () => {
           server.off("error", reject);
+          // Idle sessions are looked for twice per idle period (at most every minute); the timer never keeps the process alive.
+          sweep ??= setInterval(() => void mcp.closeIdle(), Math.min(idleMs / 2, 60_000)).unref();
           const { port: bound } = server.address() as AddressInfo;
           resolveUrl(`http://${host.includes(":") ? `[${host}]` : host}:${bound}`);
         });
       }),
     close: async () => {
+      clearInterval(sweep);
       await mcp.closeAll();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

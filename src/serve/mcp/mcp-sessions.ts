@@ -3,16 +3,19 @@
  * per session. A new session's episode is named by its session id, or the
  * client binds it to an existing episode by sending `x-apptwin-episode` on
  * the initialize request (create it first over the control plane to pick the
- * id and PRNG seed, so a run is reproducible).
+ * id and PRNG seed, so a run is reproducible). A session ends when the client
+ * sends DELETE, when its transport closes, or after `idleMs` without a
+ * request; its episode then stays (to be read and graded) but may be evicted.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import debug from "debug";
-import type { EpisodeRegistry } from "../episode-registry.js";
+import { type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.js";
 import { unknownEpisode } from "../http/control-plane.js";
 import { sendJson } from "../http/send-response.js";
+import type { Episode } from "../runtime/twin-types.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { createTwinMcpServer } from "./twin-mcp-server.js";
 
@@ -22,7 +25,12 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   episodeId: string;
   ownsEpisode: boolean;
+  /** When the session last sent a request (by `now`). */
+  lastSeen: number;
 }
+
+/** How long an MCP session may go without a request by default: 30 minutes. */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
 
 /** Routes `/mcp` requests to their session's transport, creating sessions on initialize. */
 export class McpSessions {
@@ -31,6 +39,10 @@ export class McpSessions {
   constructor(
     private readonly bundle: TwinBundle,
     private readonly registry: EpisodeRegistry,
+    private readonly idle: { idleMs: number; now: () => number } = {
+      idleMs: SESSION_IDLE_MS,
+      now: Date.now,
+    },
   ) {}
 
   /** Handles one request to `/mcp` (body already read and parsed when it was a POST). */
@@ -48,6 +60,7 @@ export class McpSessions {
           id: null,
         });
       }
+      session.lastSeen = this.idle.now();
       return session.transport.handleRequest(req, res, parsedBody);
     }
     if (req.method !== "POST" || !isInitializeRequest(parsedBody)) {
@@ -66,12 +79,27 @@ export class McpSessions {
     }
     const id = randomUUID();
     const ownsEpisode = typeof asked !== "string";
-    const episode = ownsEpisode ? this.registry.create(id) : this.registry.get(asked)!;
+    let episode: Episode;
+    try {
+      episode = ownsEpisode ? this.registry.create(id) : this.registry.get(asked)!;
+    } catch (err) {
+      if (!(err instanceof TooManyEpisodesError)) throw err;
+      return sendJson(req, res, 503, err.body());
+    }
+    // Bound before the first await, so no other request can evict it while it starts.
+    this.registry.bind(episode.id);
+    let started = false;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       onsessioninitialized: (sessionId) => {
-        this.sessions.set(sessionId, { transport, episodeId: episode.id, ownsEpisode });
+        started = true;
+        this.sessions.set(sessionId, {
+          transport,
+          episodeId: episode.id,
+          ownsEpisode,
+          lastSeen: this.idle.now(),
+        });
         log("mcp session %s on episode %s", sessionId, episode.id);
       },
     });
@@ -79,12 +107,25 @@ export class McpSessions {
     const server = createTwinMcpServer(this.bundle, episode);
     await server.connect(transport);
     await transport.handleRequest(req, res, parsedBody);
-    if (!this.sessions.has(id) && ownsEpisode) this.registry.remove(id);
+    if (!started) {
+      this.registry.release(episode.id);
+      if (ownsEpisode) this.registry.remove(id);
+    }
   }
 
   private forget(id: string): void {
     // The episode stays after the session ends, so its state and diff can still be read and graded.
+    const session = this.sessions.get(id);
+    if (!session) return;
     this.sessions.delete(id);
+    this.registry.release(session.episodeId);
+  }
+
+  /** Closes every session that has sent no request for longer than `idleMs`. */
+  async closeIdle(): Promise<void> {
+    const now = this.idle.now();
+    const stale = [...this.sessions.values()].filter((s) => now - s.lastSeen > this.idle.idleMs);
+    await Promise.allSettled(stale.map((s) => s.transport.close()));
   }
 
   /** Closes every session. */
