@@ -115,3 +115,33 @@ describe("a request step to a redirect", () => {
     expect(verdict).toBe("failed");
   });
 });
+
+describe("a page navigation to a redirect that leaves the allowed origins", () => {
+  it("fails the step with the exact message and records the 302", async () => {
+    const page = await runCapture({
+      scenario: scenarioFor(app.url, "page-redirect-out", [
+        { step_id: "home", action: "navigate", path: "/login" },
+        { step_id: "out", action: "navigate", path: "/api/redirect-out" },
+        { step_id: "after", action: "expect-url", pattern: "^/login" },
+      ]),
+      env,
+    });
+    const { steps, records, verdict } = page.evidence;
+    expect(steps.map((s) => [s.step_id, s.status, s.error])).toEqual([
+      ["home", "passed", null],
+      [
+        "out",
+        "failed",
+        `redirect from ${app.origin}/api/redirect-out to ${app.other.origin} left the allowed origins (${app.origin})`,
+      ],
+      ["after", "cancelled", 'cancelled: step "out" failed'],
+    ]);
+    const rec = records.find((r) => r.request.url === `${app.origin}/api/redirect-out`);
+    expect(rec?.resource_type).toBe("document");
+    expect(rec?.response?.status).toBe(302);
+    expect(rec?.response?.redirect_to).toBe(`${app.other.origin}/landing`);
+    // Routes do not see server redirects: Chromium already sent this GET (a documented limitation); nothing else went.
+    expect(app.other.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /landing"]);
+    expect(verdict).toBe("failed");
+  });
+});

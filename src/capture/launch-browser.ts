@@ -81,6 +81,25 @@ function playwrightChromiumPath(): string | undefined {
   }
 }
 
+/** The launch options of a capture browser: headless unless `headed`, sandbox off only as root, allow-listed env. */
+export function persistentContextOptions(o: {
+  executablePath: string;
+  headed?: boolean | undefined;
+  isRoot: boolean;
+  env: Record<string, string | undefined>;
+}): NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]> {
+  return {
+    executablePath: o.executablePath,
+    headless: o.headed !== true,
+    args: [...BROWSER_ARGS],
+    chromiumSandbox: !o.isRoot,
+    env: browserEnv(o.env),
+    serviceWorkers: "block",
+    acceptDownloads: false,
+    viewport: { width: 1280, height: 800 },
+  };
+}
+
 /** Resolves the executable (throwing a UserError if none) and launches it with a throw-away profile. */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
   const env = options.env ?? process.env;
@@ -91,21 +110,14 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     exists: fileExists,
   });
   const profileDir = await mkdtemp(join(tmpdir(), "apptwin-profile-"));
-  const args = [...BROWSER_ARGS];
   const isRoot = process.getuid?.() === 0;
   debug("launching %s (%s), profile %s", executable.path, executable.source, profileDir);
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: executable.path,
-      headless: options.headed !== true,
-      args,
-      chromiumSandbox: !isRoot,
-      env: browserEnv(env),
-      serviceWorkers: "block",
-      acceptDownloads: false,
-      viewport: { width: 1280, height: 800 },
-    });
+    context = await chromium.launchPersistentContext(
+      profileDir,
+      persistentContextOptions({ executablePath: executable.path, headed: options.headed, isRoot, env }),
+    );
   } catch (error) {
     await rm(profileDir, { recursive: true, force: true });
     throw error;
