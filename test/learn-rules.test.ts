@@ -476,6 +476,64 @@ describe("order of overlapping records", () => {
   });
 });
 
+describe("post-redirect-get", () => {
+  const A = { id: 1, title: "A" };
+  const B = { id: 2, title: "B" };
+  const formCreate = (location: string): RecordSpec => ({
+    method: "POST",
+    path: "/api/things",
+    status: 303,
+    form: { title: "B" },
+    resHeaders: [{ name: "Location", value: location }],
+  });
+
+  it("judges a create answered 303 by its read-back and answers with the status and a Location template", () => {
+    const { model, coverage } = learnSpecs([list([A]), formCreate("/api/things/2"), list([A, B])]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(model.write_rules).toMatchObject([
+      {
+        tool_name: "post_things",
+        kind: "create",
+        status: 303,
+        location: "/api/things/{id}",
+        response: { kind: "empty" },
+        fields: [
+          { field: "id", rule: { kind: "id_sequence", start: 3, step: 1 } },
+          { field: "title", rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } } },
+        ],
+      },
+    ]);
+    expect(model.write_rules[0]!.explain).toBe(
+      "POST /api/things creates one thing and answers 303 with no body, redirecting to /api/things/{id} (id: the next integer id (from 3, step 1), after the highest ever seen; title: taken from the request body at /title).",
+    );
+  });
+
+  it("finds the entity a redirected create made as the one new id of the next full list", () => {
+    const { model } = learnSpecs([list([A]), formCreate("http://127.0.0.1:4010/things"), list([A, B])]);
+    expect(model.write_rules.map((r) => [r.tool_name, r.status, r.location])).toEqual([
+      ["post_things", 303, "/things"],
+    ]);
+  });
+
+  it("judges an update answered 302 by its read-back", () => {
+    const { model } = learnSpecs([
+      list([A]),
+      { path: "/api/things/1", status: 200, res: A },
+      {
+        method: "PUT",
+        path: "/api/things/1",
+        status: 302,
+        form: { title: "C" },
+        resHeaders: [{ name: "location", value: "/things" }],
+      },
+      { path: "/api/things/1", status: 200, res: { id: 1, title: "C" } },
+    ]);
+    expect(model.write_rules.map((r) => [r.tool_name, r.kind, r.status, r.location])).toEqual([
+      ["put_things_by_id", "replace", 302, "/things"],
+    ]);
+  });
+});
+
 describe("real-recording oddities", () => {
   it("learns nothing from a 304 (the browser's cache answered; the twin has no cache)", () => {
     const { model, coverage } = learnSpecs([

@@ -48,7 +48,8 @@ export function explainWrite(rule: WriteRule, method: string, template: string):
         : rule.response.kind === "wrapped"
           ? `the entity under "${rule.response.key}"`
           : "a fixed body with entity fields";
-  return `${method} ${template} ${verb} one ${singular(rule.collection)} and answers ${rule.status} with ${answer}${fields ? ` (${fields})` : ""}.`;
+  const redirect = rule.location === undefined ? "" : `, redirecting to ${rule.location}`;
+  return `${method} ${template} ${verb} one ${singular(rule.collection)} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.`;
 }
 
 /** The sentence explaining a collection. */

@@ -150,6 +150,12 @@ export const WriteRuleSchema = z.strictObject({
   status: z.number().int(),
   content_type: z.string().nullable(),
   response: WriteResponseSchema,
+  /**
+   * For a write answered with a redirect (post-redirect-get, `status` 3xx): the Location to send, a path on the
+   * twin's own origin (or the recorded absolute URL when it leaves the app) where `{<field>}` is that field of the
+   * entity after the write (`/items/{id}`). Absent for other writes.
+   */
+  location: z.string().optional(),
   fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
   explain: z.string(),
 });

@@ -9,6 +9,7 @@ import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
 import type { CannedResponse, Collection, Replay, ReplayBody } from "./model-schema.js";
 import type { QueryOutcome } from "./query-check.js";
+import { redirectTarget } from "./redirect-location.js";
 
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
@@ -94,12 +95,6 @@ function replayBody(o: Observation): ReplayBody {
   const b = o.record.response?.body;
   if (!b || o.response.kind === "none") return null;
   return b.encoding === "base64" ? { encoding: "base64", text: b.text } : { encoding: "utf8", text: b.text };
-}
-
-function redirectTarget(o: Observation): string | null {
-  const res = o.record.response;
-  const h = res?.headers.find((x) => x.name.toLowerCase() === "location");
-  return h?.value ?? res?.redirect_to ?? null;
 }
 
 /** Replays of the given read observations (already in time order), sorted by method and path. */

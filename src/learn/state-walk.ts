@@ -9,6 +9,7 @@ import { type FoundCollection, itemEntity, listEntities } from "./collections.js
 import type { Observation } from "./endpoint-index.js";
 import type { Entity } from "./model-schema.js";
 import { checkQuery, type QueryOutcome } from "./query-check.js";
+import { isRedirect, redirectedId } from "./redirect-location.js";
 import type { WriteTarget } from "./write-targets.js";
 
 /** One successful write and what the recording showed of its effect. */
@@ -143,6 +144,31 @@ export function walkState(
     }
   };
 
+  const wait = (st: CollectionState, id: string, w: WriteObservation): void => {
+    const key = `${st.col.name}\u0000${id}`;
+    const list = pending.get(key);
+    if (list) list.push(w);
+    else pending.set(key, [w]);
+  };
+  // Redirected creates whose answer named no entity, by collection and scope: the next full list tells.
+  const anonymous = new Map<string, WriteObservation[]>();
+  const identifyCreate = (st: CollectionState, scope: string, listed: Entity[], read: Observation): void => {
+    const key = `${st.col.name}\u0000${scope}`;
+    const waiting = anonymous.get(key);
+    if (!waiting) return;
+    const ready = waiting.filter((w) => readsAfter(w.obs, read));
+    const later = waiting.filter((w) => !readsAfter(w.obs, read));
+    if (later.length > 0) anonymous.set(key, later);
+    else anonymous.delete(key);
+    const fresh = listed
+      .map((e) => st.idOf(e))
+      .filter((id): id is string => id !== null && !st.everSeen.has(id));
+    // Only one create and one new id pair up with certainty; anything else stays unconfirmed.
+    if (ready.length !== 1 || fresh.length !== 1) return;
+    ready[0]!.id = fresh[0]!;
+    wait(st, fresh[0]!, ready[0]!);
+  };
+
   for (const o of ordered) {
     const listState = o.method === "GET" ? byList.get(o.endpoint.key) : undefined;
     const itemState = o.method === "GET" ? byItem.get(o.endpoint.key) : undefined;
@@ -153,6 +179,7 @@ export function walkState(
       if (!got) continue;
       const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
       if (o.query.length === 0) {
+        identifyCreate(listState, scope, got.entities, o);
         const gone = listState.applyFullList(scope, got.entities);
         for (const id of gone) sighting(listState, id, null, o);
         for (const e of got.entities) {
@@ -188,12 +215,15 @@ export function walkState(
           sighting(itemState, id, e, o);
         }
       }
-    } else if (ok(o)) {
+    } else if (ok(o) || isRedirect(o.status)) {
       const target = targets.get(o.endpoint.key);
       if (!target) continue;
       const st = states.get(target.collection.name)!;
       const answered = isObj(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
-      const rawId = target.idParam ? o.pathParams[target.idParam] : answered?.[st.col.idField];
+      // A create answered with a redirect (post-redirect-get) names its entity in the Location, if anywhere.
+      const rawId = target.idParam
+        ? o.pathParams[target.idParam]
+        : (answered?.[st.col.idField] ?? (isRedirect(o.status) ? redirectedId(o) : null));
       const id = typeof rawId === "string" || typeof rawId === "number" ? String(rawId) : null;
       const w: WriteObservation = {
         obs: o,
@@ -213,11 +243,10 @@ export function walkState(
       if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
       if (id !== null && answered && st.col.idField in answered) st.lastKnown.set(id, answered);
       writes.push(w);
-      if (id !== null) {
-        const key = `${st.col.name}\u0000${id}`;
-        const list = pending.get(key);
-        if (list) list.push(w);
-        else pending.set(key, [w]);
+      if (id !== null) wait(st, id, w);
+      else if (target.kind === "create" && isRedirect(o.status)) {
+        const key = `${st.col.name}\u0000${createScope(st, o, null)}`;
+        anonymous.set(key, [...(anonymous.get(key) ?? []), w]);
       }
     }
   }

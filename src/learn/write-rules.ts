@@ -8,6 +8,7 @@ import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
 import { combineField, type FieldContext } from "./field-rules.js";
 import type { Entity, Withheld, WriteRule } from "./model-schema.js";
+import { isRedirect, locationTemplate } from "./redirect-location.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
 import type { WriteObservation } from "./state-walk.js";
 import { withheld } from "./withheld-hint.js";
@@ -57,7 +58,10 @@ export function learnWrite(
         mime: bad.request.kind === "unsupported" ? bad.request.mime : null,
       }),
     );
-  const success = group.observations.filter((o) => o.status >= 200 && o.status < 300);
+  // A redirect (post-redirect-get) is a write's answer, not a failure: it is judged by its read-back too.
+  const success = group.observations.filter(
+    (o) => (o.status >= 200 && o.status < 300) || isRedirect(o.status),
+  );
   const failed = group.observations.filter((o) => o.status >= 400);
   if (success.length === 0)
     return no(
@@ -125,6 +129,13 @@ export function learnWrite(
         ...(response.token ? { gap: { kind: "token", token: response.token, answerOnly: true } } : {}),
       }),
     );
+  const locations = new Set(
+    confirmed.map((w, i) =>
+      isRedirect(w.obs.status) ? locationTemplate(w.obs, contexts[i]!.entity, col.idField) : null,
+    ),
+  );
+  if (locations.size > 1) return no(withheld("conflicting_observations", { ...base, field: "Location" }));
+  const location = [...locations][0] ?? null;
   const first = confirmed[0]!.obs;
   const partial: Omit<WriteRule, "explain"> = {
     tool_name: group.toolName,
@@ -134,6 +145,7 @@ export function learnWrite(
     status: first.status,
     content_type: first.contentType,
     response: response.response,
+    ...(location === null ? {} : { location }),
     fields,
   };
   const rule = { ...partial, explain: "" };
