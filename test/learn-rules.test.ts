@@ -476,6 +476,52 @@ describe("order of overlapping records", () => {
   });
 });
 
+describe("id field", () => {
+  it("keeps id when one entity lacks it (not a foreign key unique by coincidence), and warns", () => {
+    const { model, seed, coverage } = learnSpecs([
+      list([
+        { id: 1, owner_id: 7, title: "A" },
+        { owner_id: 8, title: "B" },
+      ]),
+    ]);
+    expect(model.collections.map((c) => c.id_field)).toEqual(["id"]);
+    expect(seed.collections["things"]).toEqual([{ id: 1, owner_id: 7, title: "A" }]);
+    expect(coverage.warnings.map((w) => [w.code, w.path, w.message])).toEqual([
+      [
+        "missing_id",
+        "records[0].response.body[1]",
+        'an entity of things has no id field "id"; the twin leaves it out of the seed state',
+      ],
+    ]);
+  });
+
+  it("prefers <singular>_id over another unique *_id", () => {
+    const { model } = learnSpecs([
+      list([
+        { owner_id: 1, thing_id: 5, t: "a" },
+        { owner_id: 2, thing_id: 6, t: "b" },
+      ]),
+    ]);
+    expect(model.collections.map((c) => c.id_field)).toEqual(["thing_id"]);
+  });
+
+  it("requires the id to be unique in every list read, not only the first ones", () => {
+    const specs = Array.from({ length: 200 }, () =>
+      list([
+        { id: 1, code: 10 },
+        { id: 2, code: 20 },
+      ]),
+    );
+    specs.push(
+      list([
+        { id: 1, code: 10 },
+        { id: 1, code: 30 },
+      ]),
+    );
+    expect(learnSpecs(specs).model.collections.map((c) => c.id_field)).toEqual([]);
+  });
+});
+
 describe("post-redirect-get", () => {
   const A = { id: 1, title: "A" };
   const B = { id: 2, title: "B" };

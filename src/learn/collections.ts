@@ -5,9 +5,10 @@
  * one. Nested lists are linked to their parent by the entity field that
  * always equals the parent's path parameter.
  */
+import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import type { Entity, Envelope, ItemEnvelope } from "./model-schema.js";
-import { isUuid, snake } from "./value-kinds.js";
+import { isUuid, singular, snake } from "./value-kinds.js";
 
 /** A collection found in the evidence, before its order and filters are learned. */
 export interface FoundCollection {
@@ -51,27 +52,71 @@ export function itemEntity(body: unknown, envelope: ItemEnvelope): Entity | null
 const okJson = (o: Observation) => o.status >= 200 && o.status < 300 && o.response.kind === "json";
 const bodyOf = (o: Observation) => (o.response.kind === "json" ? o.response.value : undefined);
 
-function pickIdField(lists: Entity[][], items: Observation[], itemEnvelope: ItemEnvelope): string | null {
-  const all = lists.flat();
-  if (all.length === 0) return null;
-  const common = Object.keys(all[0]!).filter((k) =>
-    all.every((e) => typeof e[k] === "string" || (typeof e[k] === "number" && Number.isInteger(e[k]))),
-  );
-  const unique = common.filter((k) =>
-    lists.every((l) => new Set(l.map((e) => String(e[k]))).size === l.length),
-  );
-  const confirmed = unique.filter((k) =>
+const isIdValue = (v: unknown) => typeof v === "string" || (typeof v === "number" && Number.isInteger(v));
+
+/** True when field `k`, where present, is unique in every list and equals the path id in every item answer. */
+function holdsAsId(k: string, lists: Entity[][], items: Observation[], itemEnvelope: ItemEnvelope): boolean {
+  return (
+    lists.every((l) => {
+      const having = l.filter((e) => k in e);
+      return (
+        having.every((e) => isIdValue(e[k])) &&
+        new Set(having.map((e) => String(e[k]))).size === having.length
+      );
+    }) &&
     items.every((o) => {
       const e = itemEntity(bodyOf(o), itemEnvelope);
       return e !== null && String(e[k]) === o.pathParams["id"];
-    }),
+    })
   );
-  const pool = items.length > 0 ? confirmed : unique;
-  return (
-    PREFERRED_IDS.find((k) => pool.includes(k)) ??
-    pool.find((k) => /(^|_)id$|Id$/.test(k)) ??
-    (items.length > 0 ? (pool[0] ?? null) : null)
+}
+
+/**
+ * The id field: a preferred name (`id`, `uuid`, `<singular>_id`, `<singular>Id`, `_id`, `key`, `slug`) held by at least
+ * half the entities and unique in every list read (all of them, not only the sample), else a field every entity
+ * holds, unique and confirmed by the item reads. A field unique by coincidence (a foreign key) never wins over
+ * a preferred name some entity lacks: that entity is warned about instead.
+ */
+function pickIdField(
+  word: string,
+  sample: Entity[][],
+  all: Entity[][],
+  items: Observation[],
+  itemEnvelope: ItemEnvelope,
+): string | null {
+  const flat = sample.flat();
+  if (flat.length === 0) return null;
+  const one = singular(word);
+  const preferred = [...PREFERRED_IDS.slice(0, 2), `${one}_id`, `${one}Id`, ...PREFERRED_IDS.slice(2)];
+  const named = preferred.find(
+    (k) => flat.filter((e) => k in e).length * 2 >= flat.length && holdsAsId(k, all, items, itemEnvelope),
   );
+  if (named) return named;
+  const common = Object.keys(flat[0]!).filter((k) => flat.every((e) => isIdValue(e[k])));
+  const pool = common.filter((k) => holdsAsId(k, all, items, itemEnvelope));
+  return pool.find((k) => /(^|_)id$|Id$/.test(k)) ?? (items.length > 0 ? (pool[0] ?? null) : null);
+}
+
+/** A warning for the first entity of a list that lacks the id field (the twin leaves such entities out). */
+function missingIdWarning(
+  name: string,
+  idField: string,
+  oks: Observation[],
+  key: string | null,
+): LearnWarning[] {
+  for (const o of oks) {
+    const entities = listEntities(bodyOf(o), key)?.entities ?? [];
+    const at = entities.findIndex((e) => !isIdValue(e[idField]));
+    if (at >= 0)
+      return [
+        {
+          code: "missing_id",
+          message: `an entity of ${name} has no id field "${idField}"; the twin leaves it out of the seed state`,
+          pointer: `/records/${o.index}/response/body${key === null ? "" : `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`}/${at}`,
+        },
+      ];
+  }
+  return [];
 }
 
 function detectItemEnvelope(items: Observation[]): ItemEnvelope {
@@ -103,8 +148,8 @@ function detectEnvelope(bodies: unknown[], key: string | null, lists: Entity[][]
   return { kind: "object", items_key: key, total_key: totalKey, constants };
 }
 
-/** Finds every collection among the endpoint groups. */
-export function findCollections(groups: EndpointGroup[]): FoundCollection[] {
+/** Finds every collection among the endpoint groups; `warnings` receives entities that lack their id field. */
+export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[] = []): FoundCollection[] {
   const gets = new Map(groups.filter((g) => g.method === "GET").map((g) => [g.template, g]));
   const found: FoundCollection[] = [];
   const names = new Set<string>();
@@ -123,9 +168,14 @@ export function findCollections(groups: EndpointGroup[]): FoundCollection[] {
     if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
     const itemOks = item ? item.observations.filter(okJson).slice(0, SAMPLE) : [];
     const itemEnvelope = detectItemEnvelope(itemOks);
-    const idField = pickIdField(lists, itemOks, itemEnvelope);
+    const allOks = list.observations.filter(okJson);
+    const all = allOks.map((o) => listEntities(bodyOf(o), key)?.entities ?? []);
+    const idField = pickIdField(last, lists, all, itemOks, itemEnvelope);
     if (idField === null) continue;
-    const ids = lists.flat().map((e) => e[idField]);
+    const ids = lists
+      .flat()
+      .map((e) => e[idField])
+      .filter(isIdValue);
     const idKind = ids.every((v) => typeof v === "number") ? "int" : ids.every(isUuid) ? "uuid" : "string";
     let parent: FoundCollection["parent"] = null;
     const lastParam = list.params[list.params.length - 1];
@@ -145,6 +195,7 @@ export function findCollections(groups: EndpointGroup[]): FoundCollection[] {
     const base = name;
     for (let n = 2; names.has(name); n++) name = `${base}_${n}`;
     names.add(name);
+    warnings.push(...missingIdWarning(name, idField, allOks, key));
     found.push({
       name,
       idField,

@@ -47,7 +47,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   const selected = selectApiRecords(evidence);
   const warnings = [...selected.warnings];
   const { groups, observations } = indexEndpoints(selected.api);
-  const found = findCollections(groups);
+  const found = findCollections(groups, warnings);
   const targets = findWriteTargets(groups, found);
   const walk = walkState(timeOrder(observations), found, targets);
 
