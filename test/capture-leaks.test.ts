@@ -76,7 +76,7 @@ beforeAll(async () => {
     schema_version: 1,
     name: "leaks",
     start_url: `${app.origin}/`,
-    // A read origin: writes to it are still refused, the WebSocket is let through (it opens with a GET).
+    // A read origin: writes to it are still refused, and so is the WebSocket (only the app gets one).
     allowed_origins: [other.origin],
     secrets: [{ id: "password", env: "LEAK_PASSWORD" }],
     steps: [
@@ -128,10 +128,12 @@ describe("capture leaks nothing", () => {
     expect(echo?.response?.body?.text).toBe('{"echo": "[REDACTED:secret:password]"}');
   });
 
-  it("lets no write reach the other origin: form post and beacon refused", () => {
+  it("lets no write reach the other origin: form post, beacon and WebSocket refused", () => {
     expect(other.seen.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(other.seen.some((r) => r.url.startsWith("/ws"))).toBe(false);
     const refused = outcome.evidence.records.filter((r) => r.failure?.kind === "refused");
     expect(refused.map((r) => `${r.request.method} ${new URL(r.request.url).pathname}`).sort()).toEqual([
+      "GET /ws",
       "POST /beacon",
       "POST /form",
     ]);
