@@ -330,6 +330,36 @@ describe("sign-in", () => {
     ]);
   });
 
+  it("replays a sign-in whose only session is a Set-Cookie (no body)", () => {
+    const cookie = [{ name: "Set-Cookie", value: "[REDACTED:header:set-cookie]" }];
+    const { model, coverage } = learnSpecs([{ ...login(204, undefined), resHeaders: cookie }]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(coverage.sign_in!.map((s) => s.tool_name)).toEqual(["post_session"]);
+    expect(model.replays.map((r) => [r.path_and_query, r.responses])).toEqual([
+      ["/api/session", [{ status: 204, headers: {}, body: null }]],
+    ]);
+  });
+
+  it("replays a form sign-in answered with a redirect and a Set-Cookie (post-redirect-get)", () => {
+    const { model, coverage } = learnSpecs([
+      {
+        method: "POST",
+        path: "/login",
+        status: 302,
+        form: { email: "a@example.test", password: "[REDACTED:field:password]" },
+        resHeaders: [
+          { name: "Location", value: "/items" },
+          { name: "Set-Cookie", value: "[REDACTED:header:set-cookie]" },
+        ],
+      },
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(coverage.sign_in!.map((s) => s.tool_name)).toEqual(["post_login"]);
+    expect(model.replays.map((r) => [r.path_and_query, r.responses])).toEqual([
+      ["/login", [{ status: 302, headers: { location: "/items" }, body: null }]],
+    ]);
+  });
+
   it("is not a sign-in when the answer hands back no session: the write stays withheld", () => {
     expect(withheldOf([login(200, { ok: true })]).map((w) => w.slice(0, 2))).toEqual([
       ["post_session", "no_collection"],

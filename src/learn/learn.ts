@@ -17,7 +17,7 @@ import {
   type WriteRule,
 } from "./model-schema.js";
 import { buildReplays, collectionModel } from "./read-model.js";
-import { isSignIn } from "./sign-in.js";
+import { isSignIn, signedIn } from "./sign-in.js";
 import { type WriteObservation, walkState } from "./state-walk.js";
 import { type LearnOptions, learnWrite } from "./write-rules.js";
 import { findWriteTargets, isWriteMethod } from "./write-targets.js";
@@ -87,7 +87,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   const stateGroups = new Set(found.flatMap((c) => (c.item ? [c.list, c.item] : [c.list])));
   const replayReads = timeOrder(observations).filter((o) =>
     signIns.has(o.endpoint)
-      ? o.status >= 200 && o.status < 300
+      ? signedIn(o)
       : !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
   );
   const colByGroup = new Map<EndpointGroup, FoundCollection>();

@@ -23,7 +23,8 @@ function holds(value: unknown, marker: RegExp, depth = 0): boolean {
   return false;
 }
 
-const ok = (o: Observation) => o.status >= 200 && o.status < 300;
+/** True for a sign-in's successful answer: a 2xx, or a redirect (a classic form sign-in answers 302 + Set-Cookie). */
+export const signedIn = (o: Observation) => o.status >= 200 && o.status < 400;
 
 function sentCredentials(o: Observation): boolean {
   return (
@@ -39,11 +40,11 @@ function gaveSession(o: Observation): boolean {
 /** True when every successful observation of a POST sent credentials and got a session back. */
 export function isSignIn(g: EndpointGroup): boolean {
   if (g.method !== "POST") return false;
-  const success = g.observations.filter(ok);
+  const success = g.observations.filter(signedIn);
   return success.length > 0 && success.every((o) => sentCredentials(o) && gaveSession(o));
 }
 
 /** The observations a sign-in replays: its successful answers (a failed attempt is not the app's answer to a valid sign-in). */
 export function signInReplays(g: EndpointGroup): Observation[] {
-  return g.observations.filter(ok);
+  return g.observations.filter(signedIn);
 }
