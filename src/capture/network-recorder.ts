@@ -194,7 +194,12 @@ export class NetworkRecorder {
     if (refusal) {
       this.refused.set(request, refusal);
       if (navigation) this.options.onViolation(this.options.currentStep(), navigation);
-      await route.abort("blockedbyclient").catch(() => undefined);
+      // A refused navigation (a form posted away, a link off the allowed
+      // origins) is answered 204 in the browser, never sent: the page stays
+      // where it was. Aborting it instead loads Chromium's error page, whose
+      // late navigation could interrupt the scenario's next step.
+      if (request.isNavigationRequest()) await route.fulfill({ status: 204, body: "" }).catch(() => undefined);
+      else await route.abort("blockedbyclient").catch(() => undefined);
       return;
     }
     const headers = request.headers();
