@@ -29,13 +29,23 @@ function answerBody(rule: WriteRule, entity: Entity): unknown {
   }
 }
 
+/** Fills a learned Location template (`/items/{id}`) from the entity after the write. */
+function fillLocation(template: string, entity: Entity): string {
+  return template.replace(/\{([^{}]+)\}/g, (_, field: string) =>
+    encodeURIComponent(String(entity[field] ?? "")),
+  );
+}
+
 function answer(rule: WriteRule, entity: Entity): TwinResponse {
   const value = answerBody(rule, entity);
   const contentType = rule.content_type ?? "application/json";
   const empty = value === undefined;
+  const headers: Record<string, string> = empty ? {} : { "content-type": contentType };
+  // Post-redirect-get: the app answered the write with a 3xx and a Location.
+  if (rule.location !== undefined) headers.location = fillLocation(rule.location, entity);
   return {
     status: rule.status,
-    headers: empty ? {} : { "content-type": contentType },
+    headers,
     body: empty ? null : { kind: "json", value },
     served_by: "state",
     rule: rule.tool_name,

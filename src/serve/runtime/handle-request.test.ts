@@ -233,6 +233,27 @@ describe("episodes", () => {
   });
 });
 
+describe("a write answered with a redirect (post-redirect-get)", () => {
+  it("answers the learned status with the Location filled from the created entity", () => {
+    const base = itemsModel();
+    const model = {
+      ...base,
+      write_rules: base.write_rules.map((r) =>
+        r.tool_name === "post_items"
+          ? { ...r, status: 303, response: { kind: "empty" as const }, location: "/items/{id}" }
+          : r,
+      ),
+    };
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "prg" });
+    const created = handleRequest(model, ep, req("POST", "/api/items", { body: json({ title: "Tea" }) }));
+    expect(created.status).toBe(303);
+    expect(created.body).toBeNull();
+    const id = episodeState(ep).collections.items!.at(-1)!.id;
+    expect(id).toBe(model.id_sequences.items);
+    expect(created.headers).toEqual({ location: `/items/${id}` });
+  });
+});
+
 describe("nested UUID collections", () => {
   const model = boardsModel();
 
