@@ -628,4 +628,14 @@ describe("real-recording oddities", () => {
       { status: 302, headers: { location: "http://127.0.0.1:4011/landing" }, body: null },
     ]);
   });
+
+  it("replays a redirect to the app's own origin as a path, so a browser stays on the twin", () => {
+    const ev = buildEvidence([{ path: "/api/go-home", status: 302 }]);
+    const to = `${new URL(ev.records[0]!.request.url).origin}/items?tab=all`;
+    ev.records[0]!.response!.headers.push({ name: "Location", value: to });
+    ev.records[0]!.response!.redirect_to = to;
+    expect(learnModel(ev).model.replays[0]!.responses).toEqual([
+      { status: 302, headers: { location: "/items?tab=all" }, body: null },
+    ]);
+  });
 });

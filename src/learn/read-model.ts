@@ -9,7 +9,7 @@ import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
 import type { CannedResponse, Collection, Replay, ReplayBody } from "./model-schema.js";
 import type { QueryOutcome } from "./query-check.js";
-import { redirectTarget } from "./redirect-location.js";
+import { localPath, redirectTarget } from "./redirect-location.js";
 
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
@@ -109,7 +109,8 @@ export function buildReplays(reads: Observation[]): Replay[] {
     }
     const headers: Record<string, string> = o.contentType ? { "content-type": o.contentType } : {};
     const location = o.status >= 300 && o.status < 400 ? redirectTarget(o) : null;
-    if (location !== null) headers["location"] = location;
+    // A Location on the app's own origin becomes a path: a browser on the twin must stay on the twin.
+    if (location !== null) headers["location"] = localPath(location, o) ?? location;
     r.responses.push({ status: o.status, headers, body: replayBody(o) });
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
