@@ -198,7 +198,8 @@ export class NetworkRecorder {
       // origins) is answered 204 in the browser, never sent: the page stays
       // where it was. Aborting it instead loads Chromium's error page, whose
       // late navigation could interrupt the scenario's next step.
-      if (request.isNavigationRequest()) await route.fulfill({ status: 204, body: "" }).catch(() => undefined);
+      if (request.isNavigationRequest())
+        await route.fulfill({ status: 204, body: "" }).catch(() => undefined);
       else await route.abort("blockedbyclient").catch(() => undefined);
       return;
     }
