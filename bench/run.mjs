@@ -17,7 +17,8 @@ const scripts = readdirSync(here)
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n== ${script} ==`);
-  const r = spawnSync(process.execPath, [join(here, script)], { stdio: "inherit" });
+  // --expose-gc lets a bench settle the heap before it measures memory.
+  const r = spawnSync(process.execPath, ["--expose-gc", join(here, script)], { stdio: "inherit" });
   if (r.status !== 0) failed += 1;
 }
 process.exit(failed ? 1 : 0);
