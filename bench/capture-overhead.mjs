@@ -4,19 +4,14 @@
 // at most 1.25. Run after `npm run build`: node bench/capture-overhead.mjs [N]
 // Not part of `npm test`: timings are reported, never asserted.
 import { chromium } from "playwright-core";
+import { BROWSER_ARGS, findBrowser } from "../dist/capture/launch-browser.js";
 import { runCapture } from "../dist/capture/run-capture.js";
 import { startItemsApp } from "../scripts/fixtures/items-app/server.mjs";
 
 const N = Math.min(Math.max(Number(process.argv[2] ?? 5), 1), 15);
 const PASSWORD = "bench-password-123";
-const BROWSER = process.env.APPTWIN_BROWSER ?? "/usr/bin/chromium";
-const ARGS = [
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-  "--disable-gpu",
-];
+// The product's own resolution and switches, so both sides drive the same Chromium the same way.
+const BROWSER = findBrowser(undefined, process.env).path;
 
 const bearer = { local_storage: "auth", pointer: "/token", prefix: "Bearer " };
 const writeHeaders = { "x-csrf-token": { cookie: "csrftoken" }, authorization: bearer };
@@ -65,7 +60,7 @@ const steps = [
 async function plain(url) {
   const context = await chromium.launchPersistentContext("", {
     executablePath: BROWSER,
-    args: ARGS,
+    args: [...BROWSER_ARGS],
     chromiumSandbox: process.getuid?.() !== 0,
     serviceWorkers: "block",
   });

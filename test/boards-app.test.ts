@@ -7,9 +7,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type BoardsApp, startBoardsApp } from "../scripts/fixtures/boards-app/server.mjs";
+import { launchTestBrowser } from "./support/launch-test-browser.js";
 
 const root = join(import.meta.dirname, "..");
 const KEY = "test-key-0123456789";
@@ -392,18 +392,7 @@ describe("examples/boards.scenario.json", () => {
 
 describe("boards app: the page in Chromium", () => {
   it("connects with the key, stores it in sessionStorage and lists boards and cards", async () => {
-    const browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      chromiumSandbox: false,
-      args: [
-        "--no-sandbox",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-sync",
-        "--disable-gpu",
-      ],
-    });
+    const browser = await launchTestBrowser();
     try {
       const page = await browser.newPage();
       await page.goto(app.url);

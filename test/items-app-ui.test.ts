@@ -3,7 +3,7 @@
  * through the form, see the seed, add, toggle and delete through the page's
  * own script; and the cross-origin page really attempts its POST.
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ADMIN_EMAIL,
@@ -11,6 +11,7 @@ import {
   type ItemsApp,
   startItemsApp,
 } from "../scripts/fixtures/items-app/server.mjs";
+import { launchTestBrowser } from "./support/launch-test-browser.js";
 
 const PASSWORD = "ui-test-password";
 
@@ -19,18 +20,7 @@ let app: ItemsApp;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.APPTWIN_BROWSER ?? "/usr/bin/chromium",
-    chromiumSandbox: false,
-    args: [
-      "--no-sandbox",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-gpu",
-    ],
-  });
+  browser = await launchTestBrowser();
 });
 afterAll(async () => {
   await browser?.close();

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ITEMS_SEED, type ItemsApp, startItemsApp } from "../scripts/fixtures/items-app/server.mjs";
@@ -22,6 +22,7 @@ import { runCapture } from "../src/capture/run-capture.js";
 import type { Evidence } from "../src/evidence/evidence-schema.js";
 import { parseScenario } from "../src/scenario/parse-scenario.js";
 import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
+import { launchTestBrowser } from "./support/launch-test-browser.js";
 
 const PASSWORD = "twin-ui-password";
 let app: ItemsApp;
@@ -43,18 +44,7 @@ beforeAll(async () => {
   bundle = await readBundle(join(dir, "bundle"));
   twin = createTwinServer(bundle);
   base = await twin.listen(0, "127.0.0.1");
-  browser = await chromium.launch({
-    executablePath: process.env.APPTWIN_BROWSER ?? "/usr/bin/chromium",
-    chromiumSandbox: false,
-    args: [
-      "--no-sandbox",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-gpu",
-    ],
-  });
+  browser = await launchTestBrowser();
 }, 120_000);
 
 afterAll(async () => {

@@ -81,19 +81,41 @@ function playwrightChromiumPath(): string | undefined {
   }
 }
 
-/** The launch options of a capture browser: headless unless `headed`, sandbox off only as root, allow-listed env. */
-export function persistentContextOptions(o: {
+/** What decides how the browser process starts. */
+export interface BrowserProcessOptions {
   executablePath: string;
   headed?: boolean | undefined;
   isRoot: boolean;
   env: Record<string, string | undefined>;
-}): NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]> {
+}
+
+/** The process options of a capture browser: headless unless `headed`, sandbox off only as root, allow-listed env. */
+export function browserLaunchOptions(
+  o: BrowserProcessOptions,
+): NonNullable<Parameters<typeof chromium.launch>[0]> {
   return {
     executablePath: o.executablePath,
     headless: o.headed !== true,
     args: [...BROWSER_ARGS],
     chromiumSandbox: !o.isRoot,
     env: browserEnv(o.env),
+  };
+}
+
+/** Resolves the browser in the documented order against the real file system and Playwright's own path (throws a UserError if none). */
+export function findBrowser(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+): ResolvedBrowser {
+  return resolveBrowser({ flag, env, playwrightPath: playwrightChromiumPath(), exists: fileExists });
+}
+
+/** The launch options of a capture browser: {@link browserLaunchOptions} plus a context with service workers and downloads off. */
+export function persistentContextOptions(
+  o: BrowserProcessOptions,
+): NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]> {
+  return {
+    ...browserLaunchOptions(o),
     serviceWorkers: "block",
     acceptDownloads: false,
     viewport: { width: 1280, height: 800 },
@@ -103,12 +125,7 @@ export function persistentContextOptions(o: {
 /** Resolves the executable (throwing a UserError if none) and launches it with a throw-away profile. */
 export async function launchBrowser(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
   const env = options.env ?? process.env;
-  const executable = resolveBrowser({
-    flag: options.browser,
-    env,
-    playwrightPath: playwrightChromiumPath(),
-    exists: fileExists,
-  });
+  const executable = findBrowser(options.browser, env);
   const profileDir = await mkdtemp(join(tmpdir(), "apptwin-profile-"));
   const isRoot = process.getuid?.() === 0;
   debug("launching %s (%s), profile %s", executable.path, executable.source, profileDir);
