@@ -4,7 +4,8 @@
  * a `done` filter, limit/offset) (boards: boards-twin.ts).
  */
 import type { Model, SeedState } from "../../learn/model-schema.js";
-import { endpoint, f, fromBody, write } from "./model-builders.js";
+import { itemsWriteRules } from "./items-write-rules.js";
+import { endpoint } from "./model-builders.js";
 
 /** The items app's seed (the five items every fresh app starts with). */
 export const ITEMS_SEED_STATE: SeedState = {
@@ -19,7 +20,7 @@ export const ITEMS_SEED_STATE: SeedState = {
   },
 };
 
-/** The items app's Model: state-backed CRUD on `items`, a replayed login, a withheld redirect. */
+/** The items app's Model: state-backed CRUD on `items` (writes in items-write-rules.ts), a replayed login, a withheld redirect. */
 export function itemsModel(): Model {
   const json = { request_body: "json" as const, request_schema: { type: "object" } };
   return {
@@ -129,61 +130,7 @@ export function itemsModel(): Model {
         explain: "items: a list read with a {data,total} envelope and an item read by id",
       },
     ],
-    write_rules: [
-      write({
-        tool_name: "post_items",
-        kind: "create",
-        collection: "items",
-        id_param: null,
-        status: 201,
-        response: { kind: "entity" },
-        fields: [
-          f("id", { kind: "id_sequence", start: 6, step: 1 }),
-          fromBody("title", { kind: "omit" }),
-          fromBody("done", { kind: "constant", value: false }),
-          f("created_at", { kind: "clock", format: "iso" }),
-          f("updated_at", { kind: "copy", from: "created_at" }),
-        ],
-      }),
-      write({
-        tool_name: "put_items_by_id",
-        kind: "replace",
-        collection: "items",
-        id_param: "id",
-        status: 200,
-        response: { kind: "entity" },
-        fields: [
-          f("id", { kind: "keep" }),
-          fromBody("title", { kind: "keep" }),
-          fromBody("done", { kind: "keep" }),
-          f("created_at", { kind: "keep" }),
-          f("updated_at", { kind: "clock", format: "iso" }),
-        ],
-      }),
-      write({
-        tool_name: "patch_items_by_id",
-        kind: "merge",
-        collection: "items",
-        id_param: "id",
-        status: 200,
-        response: { kind: "entity" },
-        fields: [
-          fromBody("title", { kind: "keep" }),
-          fromBody("done", { kind: "keep" }),
-          f("updated_at", { kind: "clock", format: "iso" }),
-        ],
-      }),
-      write({
-        tool_name: "delete_items_by_id",
-        kind: "delete",
-        collection: "items",
-        id_param: "id",
-        status: 204,
-        content_type: null,
-        response: { kind: "empty" },
-        fields: [],
-      }),
-    ],
+    write_rules: itemsWriteRules(),
     replays: [
       {
         method: "POST",
