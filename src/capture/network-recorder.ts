@@ -2,39 +2,26 @@
  * Records every HTTP transaction of a capture in the order the browser
  * started them, and enforces confinement on the way out: one context-wide
  * route refuses writes to other origins and top-level navigations off the
- * allowed origins, a WebSocket route refuses sockets to any origin but the
- * app's (Playwright's in-page WebSocket shim: it does not reach workers, so the
- * runner also watches the sockets Chromium opens), and strips the marker header that identifies request-step
- * fetches (so the server never sees it). Raw values stay in memory only; the
- * runner redacts before anything is written.
+ * allowed origins (confinement-route.ts), a WebSocket route refuses sockets to
+ * any origin but the app's (Playwright's in-page WebSocket shim: it does not
+ * reach workers, so the runner also watches the sockets Chromium opens), and
+ * the marker header that identifies request-step fetches is stripped (so the
+ * server never sees it). Each record is built by transaction-record.ts. Raw
+ * values stay in memory only; the runner redacts before anything is written.
  */
 import type { BrowserContext, Request, Route, WebSocketRoute } from "playwright-core";
-import type { EvidenceRecord, Failure, ResourceType } from "../evidence/evidence-schema.js";
-import { captureBody, mimeOf } from "./body-capture.js";
+import type { EvidenceRecord, Failure } from "../evidence/evidence-schema.js";
+import { answerRefused, continueWithoutMarker, routeRefusal } from "./confinement-route.js";
 import type { NetworkProbe, RedirectAnswer } from "./network-probe.js";
+import { escapedRedirect, type OriginPolicy, refusedWebSocket } from "./origin-policy.js";
 import {
-  escapedRedirect,
-  type OriginPolicy,
-  refusedNavigation,
-  refusedWebSocket,
-  refusedWrite,
-} from "./origin-policy.js";
-
-/** The header a request step adds to its fetch; removed before the request leaves the browser. */
-export const REQUEST_STEP_MARKER = "x-apptwin-request-step";
-
-const RESOURCE_TYPES = new Set<ResourceType>([
-  "document",
-  "xhr",
-  "fetch",
-  "script",
-  "stylesheet",
-  "image",
-  "font",
-  "media",
-  "websocket",
-  "manifest",
-]);
+  approxRecordBytes,
+  markRedirectRefused,
+  REQUEST_STEP_MARKER,
+  refusedWebSocketRecord,
+  requestFailure,
+  transactionRecord,
+} from "./transaction-record.js";
 
 interface Entry {
   seq: number;
@@ -120,17 +107,7 @@ export class NetworkRecorder {
     }
     for (const e of this.entries) {
       if (e.marker === null || !e.record || !this.redirectRefused.has(e.marker)) continue;
-      const answer = this.redirectRefused.get(e.marker);
-      e.record.failure = { kind: "redirect_refused", message: "request steps never follow redirects" };
-      if (answer && !e.record.response) {
-        e.record.response = {
-          status: answer.status,
-          status_text: "",
-          headers: answer.headers,
-          body: null,
-          redirect_to: answer.location,
-        };
-      }
+      markRedirectRefused(e.record, this.redirectRefused.get(e.marker));
     }
     return this.entries.map((e) => e.record!);
   }
@@ -169,18 +146,7 @@ export class NetworkRecorder {
       request: null,
       marker: null,
       done: null,
-      record: {
-        seq,
-        step_id: this.options.currentStep(),
-        started_at: Date.now(),
-        duration_ms: null,
-        resource_type: "websocket",
-        initiator: "page",
-        request: { method: "GET", url, headers: [], body: null },
-        response: null,
-        failure: { kind: "refused", message: refusal },
-        origin: null,
-      },
+      record: refusedWebSocketRecord(seq, this.options.currentStep(), url, refusal, Date.now()),
     });
     this.approxBytes += 512;
     ws.close({ code: 1008, reason: "refused by apptwin" }).catch(() => undefined);
@@ -188,40 +154,20 @@ export class NetworkRecorder {
 
   private async onRoute(route: Route): Promise<void> {
     const request = route.request();
-    const write = refusedWrite(this.options, request.method(), request.url());
-    const navigation = isTopLevelNavigation(request) ? refusedNavigation(this.options, request.url()) : null;
-    const refusal = write ?? navigation;
+    const refusal = routeRefusal(this.options, request);
     if (refusal) {
-      this.refused.set(request, refusal);
-      if (navigation) this.options.onViolation(this.options.currentStep(), navigation);
-      // A refused navigation (a form posted away, a link off the allowed
-      // origins) is answered 204 in the browser, never sent: the page stays
-      // where it was. Aborting it instead loads Chromium's error page, whose
-      // late navigation could interrupt the scenario's next step.
-      if (request.isNavigationRequest())
-        await route.fulfill({ status: 204, body: "" }).catch(() => undefined);
-      else await route.abort("blockedbyclient").catch(() => undefined);
+      this.refused.set(request, refusal.message);
+      if (refusal.navigation) this.options.onViolation(this.options.currentStep(), refusal.navigation);
+      await answerRefused(route);
       return;
     }
-    const headers = request.headers();
-    if (headers[REQUEST_STEP_MARKER] !== undefined) {
-      const { [REQUEST_STEP_MARKER]: _, ...rest } = headers;
-      await route.continue({ headers: rest }).catch(() => undefined);
-      return;
-    }
-    await route.continue().catch(() => undefined);
+    await continueWithoutMarker(route);
   }
 
   private finish(request: Request): void {
     const entry = this.byRequest.get(request);
     if (!entry || entry.done) return;
-    const failure = request.failure();
-    const refusal = this.refused.get(request);
-    const f: Failure | null = refusal
-      ? { kind: "refused", message: refusal }
-      : failure
-        ? { kind: failureKind(failure.errorText), message: failure.errorText }
-        : null;
+    const f = requestFailure(request, this.refused.get(request));
     // Ask for the body at once: once the page navigates away, Chromium forgets it.
     const response = f ? null : request.existingResponse();
     const status = response?.status() ?? 0;
@@ -242,65 +188,16 @@ export class NetworkRecorder {
     failure: Failure | null,
     earlyBody: Promise<Buffer | null> | null = null,
   ): Promise<EvidenceRecord> {
-    const request = entry.request!;
-    const max = this.options.maxBodyBytes;
-    const reqHeaders = (await request.headersArray().catch(() => [])).filter(
-      (h) => h.name.toLowerCase() !== REQUEST_STEP_MARKER,
-    );
-    const reqMime = mimeOf(reqHeaders.find((h) => h.name.toLowerCase() === "content-type")?.value);
-    const reqBody = captureBody(request.postDataBuffer(), reqMime, max);
-    const response = failure ? null : await request.response().catch(() => null);
-    let evidenceResponse: EvidenceRecord["response"] = null;
-    if (response) {
-      const headers = await response.headersArray().catch(() => []);
-      const mime = mimeOf(headers.find((h) => h.name.toLowerCase() === "content-type")?.value);
-      const status = response.status();
-      const redirect = status >= 300 && status < 400;
-      const bytes = redirect ? null : await (earlyBody ?? response.body().catch(() => null));
-      evidenceResponse = {
-        status,
-        status_text: response.statusText(),
-        headers,
-        body: bytes && bytes.length > 0 ? captureBody(bytes, mime, max) : null,
-        redirect_to: redirect
-          ? (headers.find((h) => h.name.toLowerCase() === "location")?.value ?? null)
-          : null,
-      };
-    }
-    const timing = request.timing();
-    const record: EvidenceRecord = {
+    const record = await transactionRecord({
       seq: entry.seq,
-      step_id: entry.stepId,
-      started_at: timing.startTime > 0 ? timing.startTime : null,
-      duration_ms: timing.responseEnd >= 0 ? Math.round(timing.responseEnd * 1000) / 1000 : null,
-      resource_type: toResourceType(request.resourceType()),
-      initiator: entry.marker !== null ? "request-step" : "page",
-      request: { method: request.method(), url: request.url(), headers: reqHeaders, body: reqBody },
-      response: evidenceResponse,
+      stepId: entry.stepId,
+      request: entry.request!,
+      marker: entry.marker,
       failure,
-      origin: null,
-    };
-    this.approxBytes += 512 + (reqBody?.text.length ?? 0) + (evidenceResponse?.body?.text.length ?? 0);
+      maxBodyBytes: this.options.maxBodyBytes,
+      earlyBody,
+    });
+    this.approxBytes += approxRecordBytes(record);
     return record;
   }
-}
-
-function isTopLevelNavigation(request: Request): boolean {
-  if (!request.isNavigationRequest()) return false;
-  try {
-    return request.frame().parentFrame() === null;
-  } catch {
-    // A navigation issued before its frame exists is a new top-level page (a popup).
-    return true;
-  }
-}
-
-function toResourceType(t: string): ResourceType {
-  return RESOURCE_TYPES.has(t as ResourceType) ? (t as ResourceType) : "other";
-}
-
-function failureKind(errorText: string): Failure["kind"] {
-  if (/TIMED_OUT/i.test(errorText)) return "timeout";
-  if (/ERR_ABORTED|ERR_BLOCKED/i.test(errorText)) return "aborted";
-  return "network";
 }

@@ -6,7 +6,6 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import type { HeaderValue, RequestStep, Value } from "../scenario/scenario-schema.js";
-import { REQUEST_STEP_MARKER } from "./network-recorder.js";
 import {
   type PageSendInput,
   type PageSendResult,
@@ -14,6 +13,7 @@ import {
   type StorageHeader,
 } from "./request-step-page.js";
 import { StepFailure } from "./step-failure.js";
+import { REQUEST_STEP_MARKER } from "./transaction-record.js";
 
 /** A value read from the page, to be redacted as `[REDACTED:page:<step_id>.<header>]`. */
 export interface PageValue {
