@@ -1,14 +1,16 @@
 /**
  * Walks the API observations once, in time order, simulating each
  * collection's state: reads update it, writes wait for a later read that
- * confirms (or contradicts) their effect, and query reads are checked against
- * the state of that moment. One forward pass, indexed by id: no rescans.
+ * confirms (or contradicts) their effect (judged in read-back.ts), and query
+ * reads are checked against the state of that moment. One forward pass,
+ * indexed by id: no rescans.
  */
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
 import type { Entity } from "./model-schema.js";
 import { checkQuery, type QueryOutcome } from "./query-check.js";
+import { judgeReadBack, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -44,28 +46,26 @@ export interface WalkResult {
 const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
 
-function expectations(
-  o: Observation,
-  answered: Entity | null,
-): Map<string, { value: unknown; loose: boolean }> {
-  const out = new Map<string, { value: unknown; loose: boolean }>();
-  if (answered) for (const [k, v] of Object.entries(answered)) out.set(k, { value: v, loose: false });
-  if (o.request.kind === "form")
-    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: true });
-  if (o.request.kind === "json" && isObj(o.request.value))
-    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: false });
-  return out;
-}
-
-function same(a: unknown, b: unknown, loose: boolean): boolean {
-  if (loose && (typeof a !== "object" || a === null)) return String(a) === String(b);
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** True when `read` started after `write`'s answer ended (`started_at + duration_ms`), or either is untimed (record order decides). */
 function readsAfter(write: Observation, read: Observation): boolean {
   if (write.time === null || read.time === null) return true;
   return read.time >= write.time + (write.record.duration_ms ?? 0);
+}
+
+/** Takes out of `waiting[key]` the writes whose answer ended before `read` started (only those can show their effect), and returns them. */
+function takeReady(
+  waiting: Map<string, WriteObservation[]>,
+  key: string,
+  read: Observation,
+): WriteObservation[] {
+  const list = waiting.get(key);
+  if (!list) return [];
+  // An overlapping read may still show the old state: its writes keep waiting.
+  const ready = list.filter((w) => readsAfter(w.obs, read));
+  const later = list.filter((w) => !readsAfter(w.obs, read));
+  if (later.length > 0) waiting.set(key, later);
+  else waiting.delete(key);
+  return ready;
 }
 
 /** The scope a create writes into: its parent path param (nested), else the answer's parent field, else "". */
@@ -89,59 +89,8 @@ export function walkState(
   const queries = new Map<Observation, QueryOutcome>();
 
   const sighting = (st: CollectionState, id: string, e: Entity | null, read: Observation): void => {
-    const key = `${st.col.name}\u0000${id}`;
-    const waiting = pending.get(key);
-    if (!waiting) return;
-    // Only a read that started after a write's answer ended shows its effect; an overlapping one may show the old state.
-    const list = waiting.filter((w) => readsAfter(w.obs, read));
-    const later = waiting.filter((w) => !readsAfter(w.obs, read));
-    if (later.length > 0) pending.set(key, later);
-    else pending.delete(key);
-    if (list.length === 0) return;
-    const claimed = new Set<string>();
-    let deletedLater = false;
-    for (const w of [...list].reverse()) {
-      if (w.target.kind === "delete") {
-        deletedLater = true;
-        w.result = e === null ? "confirmed" : "disagrees";
-        w.mismatch = e === null ? null : st.col.idField;
-        continue;
-      }
-      if (e === null) {
-        // Gone after a later delete: this write's own effect can no longer be seen.
-        if (!deletedLater) {
-          w.result = "disagrees";
-          w.mismatch = st.col.idField;
-        }
-        continue;
-      }
-      // An update is confirmed only by a field it changed: an unchanged id proves nothing.
-      const changes = (k: string) =>
-        w.target.kind === "create" ||
-        !w.pre ||
-        !(k in w.pre) ||
-        !same(w.pre[k], w.expect.get(k)!.value, false);
-      const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e && changes(k));
-      const bad = compared.find((k) => !same(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
-      const laterClaims = new Set(claimed);
-      for (const k of w.expect.keys()) claimed.add(k);
-      if (bad !== undefined) {
-        w.result = "disagrees";
-        w.mismatch = bad;
-      } else if (compared.length > 0 || w.target.kind === "create") {
-        // A later write to the same entity already changed it: judge this one by its own answer.
-        const superseded = laterClaims.size > 0;
-        if (!superseded) {
-          w.result = "confirmed";
-          w.readBack = e;
-        } else if (w.answered && st.col.idField in w.answered) {
-          w.result = "confirmed";
-          w.readBack = Object.fromEntries(
-            Object.keys(e).map((k) => [k, k in w.answered! ? w.answered![k] : e[k]]),
-          );
-        }
-      }
-    }
+    const list = takeReady(pending, `${st.col.name}\u0000${id}`, read);
+    if (list.length > 0) judgeReadBack(list, e, st.col.idField);
   };
 
   const wait = (st: CollectionState, id: string, w: WriteObservation): void => {
@@ -153,13 +102,7 @@ export function walkState(
   // Redirected creates whose answer named no entity, by collection and scope: the next full list tells.
   const anonymous = new Map<string, WriteObservation[]>();
   const identifyCreate = (st: CollectionState, scope: string, listed: Entity[], read: Observation): void => {
-    const key = `${st.col.name}\u0000${scope}`;
-    const waiting = anonymous.get(key);
-    if (!waiting) return;
-    const ready = waiting.filter((w) => readsAfter(w.obs, read));
-    const later = waiting.filter((w) => !readsAfter(w.obs, read));
-    if (later.length > 0) anonymous.set(key, later);
-    else anonymous.delete(key);
+    const ready = takeReady(anonymous, `${st.col.name}\u0000${scope}`, read);
     const fresh = listed
       .map((e) => st.idOf(e))
       .filter((id): id is string => id !== null && !st.everSeen.has(id));
@@ -238,7 +181,7 @@ export function walkState(
         result: "unconfirmed",
         readBack: null,
         mismatch: null,
-        expect: target.kind === "delete" ? new Map() : expectations(o, answered),
+        expect: target.kind === "delete" ? new Map() : writeExpectations(o, answered),
       };
       if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
       if (id !== null && answered && st.col.idField in answered) st.lastKnown.set(id, answered);

@@ -1,0 +1,76 @@
+/**
+ * Judges writes by a later read of their entity: confirmed when the read
+ * shows the fields they set (or the entity gone, for a delete), disagrees
+ * when it contradicts them. Apart from the walk because these rules change
+ * on their own as more kinds of read-back are understood.
+ */
+
+import type { Observation } from "./endpoint-index.js";
+import type { Entity } from "./model-schema.js";
+import type { WriteObservation } from "./state-walk.js";
+
+const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** What a write should leave in its entity: the answer's fields, then the request body's (form values compared loosely). */
+export function writeExpectations(
+  o: Observation,
+  answered: Entity | null,
+): Map<string, { value: unknown; loose: boolean }> {
+  const out = new Map<string, { value: unknown; loose: boolean }>();
+  if (answered) for (const [k, v] of Object.entries(answered)) out.set(k, { value: v, loose: false });
+  if (o.request.kind === "form")
+    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: true });
+  if (o.request.kind === "json" && isObj(o.request.value))
+    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: false });
+  return out;
+}
+
+function same(a: unknown, b: unknown, loose: boolean): boolean {
+  if (loose && (typeof a !== "object" || a === null)) return String(a) === String(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Sets the result of writes waiting on one entity, by a read that showed it (`e`) or showed it gone (null), latest write first. */
+export function judgeReadBack(list: WriteObservation[], e: Entity | null, idField: string): void {
+  const claimed = new Set<string>();
+  let deletedLater = false;
+  for (const w of [...list].reverse()) {
+    if (w.target.kind === "delete") {
+      deletedLater = true;
+      w.result = e === null ? "confirmed" : "disagrees";
+      w.mismatch = e === null ? null : idField;
+      continue;
+    }
+    if (e === null) {
+      // Gone after a later delete: this write's own effect can no longer be seen.
+      if (!deletedLater) {
+        w.result = "disagrees";
+        w.mismatch = idField;
+      }
+      continue;
+    }
+    // An update is confirmed only by a field it changed: an unchanged id proves nothing.
+    const changes = (k: string) =>
+      w.target.kind === "create" || !w.pre || !(k in w.pre) || !same(w.pre[k], w.expect.get(k)!.value, false);
+    const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e && changes(k));
+    const bad = compared.find((k) => !same(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
+    const laterClaims = new Set(claimed);
+    for (const k of w.expect.keys()) claimed.add(k);
+    if (bad !== undefined) {
+      w.result = "disagrees";
+      w.mismatch = bad;
+    } else if (compared.length > 0 || w.target.kind === "create") {
+      // A later write to the same entity already changed it: judge this one by its own answer.
+      const superseded = laterClaims.size > 0;
+      if (!superseded) {
+        w.result = "confirmed";
+        w.readBack = e;
+      } else if (w.answered && idField in w.answered) {
+        w.result = "confirmed";
+        w.readBack = Object.fromEntries(
+          Object.keys(e).map((k) => [k, k in w.answered! ? w.answered![k] : e[k]]),
+        );
+      }
+    }
+  }
+}
