@@ -8,6 +8,16 @@ import { FailureSchema, ResourceTypeSchema } from "./evidence-schema.js";
 
 const HarNameValue = z.looseObject({ name: z.string(), value: z.string() });
 
+/** What an exported entry keeps of a body besides its text: encoding, size, truncation, type. */
+const HarBodyMeta = z
+  .strictObject({
+    encoding: z.enum(["utf8", "base64"]),
+    size: z.number().int().nonnegative(),
+    truncated: z.boolean(),
+    mime_type: z.string().nullable(),
+  })
+  .nullable();
+
 /** What apptwin keeps on each exported entry so import(export(e)) gives the same records. */
 export const HarApptwinSchema = z.strictObject({
   seq: z.number().int().nonnegative(),
@@ -19,22 +29,8 @@ export const HarApptwinSchema = z.strictObject({
   started_at: z.number().nullable(),
   duration_ms: z.number().nonnegative().nullable(),
   has_response: z.boolean(),
-  request_body: z
-    .strictObject({
-      encoding: z.enum(["utf8", "base64"]),
-      size: z.number().int().nonnegative(),
-      truncated: z.boolean(),
-      mime_type: z.string().nullable(),
-    })
-    .nullable(),
-  response_body: z
-    .strictObject({
-      encoding: z.enum(["utf8", "base64"]),
-      size: z.number().int().nonnegative(),
-      truncated: z.boolean(),
-      mime_type: z.string().nullable(),
-    })
-    .nullable(),
+  request_body: HarBodyMeta,
+  response_body: HarBodyMeta,
 });
 
 const HarEntrySchema = z.looseObject({
