@@ -12,6 +12,7 @@ import { type CaptureOutcome, runCapture } from "../src/capture/run-capture.js";
 import { writeEvidence } from "../src/evidence/evidence-io.js";
 import { evidenceToHar } from "../src/evidence/har-export.js";
 import { crudSteps, scenarioFor, signInSteps } from "./capture-scenarios.js";
+import { readLiveSession } from "./support/live-session.js";
 
 const PASSWORD = "correct-horse-battery-staple";
 const env = { ...process.env, ITEMS_PASSWORD: PASSWORD };
@@ -31,11 +32,7 @@ beforeAll(async () => {
     scenario: scenarioFor(app.url, "items-crud", [...signInSteps, ...crudSteps]),
     env,
     beforeClose: async (context) => {
-      const cookies = await context.cookies(app.url);
-      live.session = cookies.find((c) => c.name === "session")?.value ?? "";
-      live.csrf = cookies.find((c) => c.name === "csrftoken")?.value ?? "";
-      const auth = await context.pages()[0]!.evaluate(() => localStorage.getItem("auth"));
-      live.bearer = JSON.parse(auth ?? "{}").token ?? "";
+      Object.assign(live, await readLiveSession(context, app.url));
     },
   });
   await writeEvidence(join(dir, "evidence.json"), outcome.evidence);

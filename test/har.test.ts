@@ -17,6 +17,7 @@ import Merge from "../src/commands/merge.js";
 import { writeEvidence } from "../src/evidence/evidence-io.js";
 import type { Evidence } from "../src/evidence/evidence-schema.js";
 import { crudSteps, scenarioFor, signInSteps } from "./capture-scenarios.js";
+import { readLiveSession } from "./support/live-session.js";
 
 const root = join(import.meta.dirname, "..");
 const fixture = join(root, "test/fixtures/har/login-bearer-cookies.har");
@@ -275,11 +276,7 @@ describe("HAR export of a real capture (items app, real Chromium)", () => {
         scenario: scenarioFor(app.url, "items-crud", [...signInSteps, ...crudSteps]),
         env: { ...process.env, ITEMS_PASSWORD: PASSWORD },
         beforeClose: async (context) => {
-          const cookies = await context.cookies(app.url);
-          live.session = cookies.find((c) => c.name === "session")?.value ?? "";
-          live.csrf = cookies.find((c) => c.name === "csrftoken")?.value ?? "";
-          const auth = await context.pages()[0]!.evaluate(() => localStorage.getItem("auth"));
-          live.bearer = JSON.parse(auth ?? "{}").token ?? "";
+          Object.assign(live, await readLiveSession(context, app.url));
         },
       });
       captured = outcome.evidence;
