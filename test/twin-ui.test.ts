@@ -148,4 +148,20 @@ describe("the twin of a real items capture", () => {
     expect(diff.changes.map((c) => [c.kind, c.after?.title])).toEqual([["created", "Tea from the twin"]]);
     await context.close();
   });
+
+  it("signs in through the app's own /login form on the twin (the sign-in is replayed) and lands on /items", async () => {
+    await fetch(`${base}/__apptwin/episodes/default/reset`, { method: "POST" });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/login`);
+    await page.getByLabel("Email").fill("admin@example.test");
+    // Any password: the twin never checks credentials and never held the real one.
+    await page.getByLabel("Password").fill("not-the-real-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/items$/);
+    await expect.poll(() => page.locator("#summary").textContent()).toBe("6 items, 2 done");
+    const stored = await page.evaluate(() => localStorage.getItem("auth"));
+    expect(JSON.parse(stored ?? "{}")).toEqual({ token: "[REDACTED:field:token]" });
+    await context.close();
+  });
 });
