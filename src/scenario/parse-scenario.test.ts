@@ -212,6 +212,29 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("refuses step ids that differ only in case, as duplicates (screenshot names collide on macOS)", () => {
+    const doc = base();
+    doc.steps.push(
+      { step_id: "email", action: "fill", target: "label=Email", value: "a@example.test" },
+      { step_id: "Email", action: "fill", target: "label=Email", value: "b@example.test" },
+      { step_id: "PW", action: "click", target: "text=x" },
+    );
+    expect(validateScenarioText(JSON.stringify(doc), "s.json").issues).toEqual([
+      {
+        code: "duplicate_step_id",
+        path: "steps[3].step_id",
+        message:
+          's.json: steps[3].step_id "Email" is already the step_id of steps[2]; every step_id must be unique',
+      },
+      {
+        code: "duplicate_step_id",
+        path: "steps[4].step_id",
+        message:
+          's.json: steps[4].step_id "PW" is already the step_id of steps[1]; every step_id must be unique',
+      },
+    ]);
+  });
+
   it("digests the canonical JSON, so key order and the $schema hint do not matter", () => {
     const a = parseScenario(JSON.stringify(base()), "a.json");
     const reordered = {

@@ -1,6 +1,6 @@
 /**
  * The rules of a scenario that span fields: the first step navigates, step
- * ids are unique, the step count keeps to the limit, targets follow the
+ * ids are unique (ignoring case), the step count keeps to the limit, targets follow the
  * grammar, regexes compile, a wait waits for one thing, expect-request names
  * a method and a path. Works on raw JSON so it reports alongside schema errors.
  */
@@ -110,12 +110,15 @@ export function checkSteps(file: string, raw: Record<string, unknown>, startUrl:
       ),
     );
   }
+  // Compared ignoring case: an id names a step in evidence, redaction markers and
+  // file names, where "Email" and "email" read as one (and fold on macOS and Windows).
   const seen = new Map<string, number>();
   steps.forEach((step, i) => {
     if (!isRecord(step)) return;
     const id = step["step_id"];
     if (typeof id === "string") {
-      const before = seen.get(id);
+      const key = id.toLowerCase();
+      const before = seen.get(key);
       if (before !== undefined) {
         issues.push(
           makeIssue(
@@ -125,7 +128,7 @@ export function checkSteps(file: string, raw: Record<string, unknown>, startUrl:
             `${JSON.stringify(id)} is already the step_id of steps[${before}]; every step_id must be unique`,
           ),
         );
-      } else seen.set(id, i);
+      } else seen.set(key, i);
     }
     for (const issue of checkStep(file, step, i, startUrl)) issues.push(issue);
   });
