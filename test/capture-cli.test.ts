@@ -73,6 +73,15 @@ describe("apptwin capture", () => {
     await expect(readdir(dir)).resolves.not.toContain("never.json");
   });
 
+  it("refuses a --out in a missing folder before the browser starts, so no write reaches the app (exit 2)", async () => {
+    const env = { ...process.env, ITEMS_PASSWORD: PASSWORD, APPTWIN_BROWSER: "/nonexistent/chromium" };
+    const before = app.requests.length;
+    const r = await run(["capture", "crud.json", "--out", "no-such-folder/ev.json"], env);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("Error: no-such-folder: no such folder for --out; create it first\n");
+    expect(app.requests.length).toBe(before);
+  });
+
   it("captures sign-in and CRUD with --json and screenshots; evidence and HAR hold no secret (exit 0)", async () => {
     const r = await run(["capture", "crud.json", "--out", "ev.json", "--screenshots", "shots", "--json"], {
       ...process.env,

@@ -4,7 +4,7 @@
  * bytes are searched for every credential, the evidence is exported back to
  * HAR, checked by har-validator, and re-imported to the same records.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { format } from "node:util";
@@ -170,6 +170,28 @@ describe("apptwin import FILE.har", () => {
       "APPTWIN_TEST_INVITE",
     ]);
     expect(forced.exitCode).toBe(0);
+  });
+
+  it("refuses a --out in a missing folder or naming a directory, with exit 2 and nothing written", async () => {
+    const missing = join(dir, "no-such-folder", "evidence.json");
+    const r = await runCommand(Import, [fixture, "--out", missing]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      `Error: ${join(dir, "no-such-folder")}: no such folder for --out; create it first\n`,
+    );
+    mkdirSync(join(dir, "a-folder"));
+    const forced = await runCommand(Import, [fixture, "--out", join(dir, "a-folder"), "--force", "--json"]);
+    expect(forced.exitCode).toBe(2);
+    expect(JSON.parse(forced.stdout).error.code).toBe("destination_is_directory");
+    expect(readdirSync(join(dir, "a-folder"))).toEqual([]);
+    const har = await runCommand(ExportHar, [out, "--out", join(dir, "no-such-folder", "x.har")]);
+    expect(har.exitCode).toBe(2);
+    expect(har.stderr).toBe(
+      `Error: ${join(dir, "no-such-folder")}: no such folder for --out; create it first\n`,
+    );
+    const merged = await runCommand(Merge, [out, "--out", join(dir, "a-folder"), "--force"]);
+    expect(merged.exitCode).toBe(2);
+    expect(merged.stderr).toContain("is a directory; --out names the file to write");
   });
 
   it("names a missing --secret-env variable", async () => {

@@ -6,7 +6,7 @@
 import { writeEvidence } from "../evidence/evidence-io.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import { loadScenario } from "../scenario/scenario-io.js";
-import { assertDestinationFree } from "../util/atomic-write.js";
+import { assertFileDestination } from "../util/atomic-write.js";
 import { resolveSecrets } from "./resolve-secrets.js";
 import { type CaptureOptions, runCapture } from "./run-capture.js";
 
@@ -36,7 +36,7 @@ export interface CaptureFileOptions extends Omit<CaptureOptions, "scenario" | "f
 export async function captureToFile(options: CaptureFileOptions): Promise<CaptureSummary> {
   const { scenarioPath, out, force, ...run } = options;
   const scenario = await loadScenario(scenarioPath);
-  await assertDestinationFree(out, { force: force === true });
+  await assertFileDestination(out, { force: force === true });
   resolveSecrets(scenario, run.env ?? process.env, scenarioPath);
   const { evidence, writesSent } = await runCapture({ ...run, scenario, file: scenarioPath });
   await writeEvidence(out, evidence);

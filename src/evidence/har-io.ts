@@ -1,7 +1,7 @@
 /** The file side of HAR import and export: read and parse a HAR, write evidence or a HAR, refuse clobbering. */
 import { basename } from "node:path";
 import { DocumentError, UserError } from "../errors/user-error.js";
-import { assertDestinationFree, writeFileAtomic } from "../util/atomic-write.js";
+import { assertFileDestination, writeFileAtomic } from "../util/atomic-write.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { readEvidence, readTextFile, writeEvidence } from "./evidence-io.js";
 import { evidenceToHar } from "./har-export.js";
@@ -40,7 +40,7 @@ export async function importHarFile(
   harPath: string,
   opts: { out: string; force: boolean; secrets: { id: string; value: string }[] },
 ): Promise<WriteSummary> {
-  await assertDestinationFree(opts.out, opts);
+  await assertFileDestination(opts.out, opts);
   const text = await readTextFile(harPath, "HAR");
   let har: unknown;
   try {
@@ -61,7 +61,7 @@ export async function exportHarFile(
   evidencePath: string,
   opts: { out: string; force: boolean },
 ): Promise<WriteSummary> {
-  await assertDestinationFree(opts.out, opts);
+  await assertFileDestination(opts.out, { force: opts.force, example: "recording.har" });
   const e = await readEvidence(evidencePath);
   await writeFileAtomic(opts.out, canonicalJson(evidenceToHar(e)));
   return summary(opts.out, e);
@@ -72,7 +72,7 @@ export async function mergeEvidenceFiles(
   paths: readonly string[],
   opts: { out: string; force: boolean },
 ): Promise<WriteSummary> {
-  await assertDestinationFree(opts.out, opts);
+  await assertFileDestination(opts.out, opts);
   const list = [];
   for (const p of paths) list.push(await readEvidence(p));
   const merged = mergeEvidence(list);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FileError } from "../errors/user-error.js";
-import { writeDirAtomic, writeFileAtomic } from "./atomic-write.js";
+import { assertFileDestination, writeDirAtomic, writeFileAtomic } from "./atomic-write.js";
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), "apptwin-atomic-"));
 
@@ -62,5 +62,43 @@ describe("writeDirAtomic", () => {
     await writeDirAtomic(dest, async (tmp) => writeFileSync(join(tmp, "new.txt"), "new"), { force: true });
     expect(readdirSync(dest)).toEqual(["new.txt"]);
     expect(readdirSync(dir)).toEqual(["bundle"]);
+  });
+});
+
+describe("assertFileDestination", () => {
+  const refusal = (p: Promise<void>) =>
+    p.then(
+      () => null,
+      (e: unknown) => e as FileError,
+    );
+
+  it("refuses a --out whose folder does not exist, before anything is written", async () => {
+    const dir = fresh();
+    const dest = join(dir, "missing", "evidence.json");
+    const err = await refusal(assertFileDestination(dest, { force: true }));
+    expect(err).toBeInstanceOf(FileError);
+    expect(err?.code).toBe("out_parent_missing");
+    expect(err?.message).toBe(`${join(dir, "missing")}: no such folder for --out; create it first`);
+  });
+
+  it("refuses a directory as a file destination, even with --force", async () => {
+    const dir = fresh();
+    mkdirSync(join(dir, "taken"));
+    const err = await refusal(assertFileDestination(join(dir, "taken"), { force: true }));
+    expect(err?.code).toBe("destination_is_directory");
+    expect(err?.message).toBe(
+      `${join(dir, "taken")} is a directory; --out names the file to write (for example ${join(dir, "taken", "evidence.json")})`,
+    );
+    expect(readdirSync(join(dir, "taken"))).toEqual([]);
+  });
+
+  it("refuses an existing file without --force and accepts it with --force or when free", async () => {
+    const dir = fresh();
+    writeFileSync(join(dir, "a.json"), "{}");
+    expect((await refusal(assertFileDestination(join(dir, "a.json"), { force: false })))?.code).toBe(
+      "destination_exists",
+    );
+    await expect(assertFileDestination(join(dir, "a.json"), { force: true })).resolves.toBeUndefined();
+    await expect(assertFileDestination(join(dir, "b.json"), { force: false })).resolves.toBeUndefined();
   });
 });

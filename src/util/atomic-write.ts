@@ -4,7 +4,7 @@
  * file or half a bundle behind.
  */
 import { existsSync } from "node:fs";
-import { lstat, mkdir, open, rename, rm } from "node:fs/promises";
+import { lstat, mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { FileError } from "../errors/user-error.js";
 
@@ -46,6 +46,26 @@ export async function assertDestinationFree(dest: string, opts: { force: boolean
     () => false,
   );
   if (exists) throw destinationExistsError(dest);
+}
+
+/**
+ * Checks a file destination before any work is done (a capture's writes reach
+ * the app, so a bad --out must be refused first): its folder exists, it is not
+ * a directory (even with `force`), and it is free unless `force`.
+ */
+export async function assertFileDestination(
+  dest: string,
+  opts: { force: boolean; example?: string },
+): Promise<void> {
+  const parent = await stat(dirname(dest)).catch(() => null);
+  if (!parent?.isDirectory())
+    throw new FileError("out_parent_missing", `${dirname(dest)}: no such folder for --out; create it first`);
+  if ((await stat(dest).catch(() => null))?.isDirectory())
+    throw new FileError(
+      "destination_is_directory",
+      `${dest} is a directory; --out names the file to write (for example ${join(dest, opts.example ?? "evidence.json")})`,
+    );
+  await assertDestinationFree(dest, opts);
 }
 
 /**
