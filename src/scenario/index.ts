@@ -1,6 +1,7 @@
 /** The scenario contract: schema, types, parsing and the helpers capture uses. */
 export { ARIA_ROLES, isAriaRole } from "./aria-roles.js";
-export { credentialShape, isCredentialName } from "./inline-credentials.js";
+export { credentialShape } from "./credential-shape.js";
+export { isCredentialName } from "./inline-credentials.js";
 export { DEFAULT_LIMITS, type ResolvedLimits, resolveLimits } from "./limits.js";
 export { parseScenario, type ScenarioValidation, validateScenarioText } from "./parse-scenario.js";
 export { checkTarget, type ParsedTarget, parseTarget, type TargetKind } from "./parse-target.js";

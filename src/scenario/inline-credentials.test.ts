@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { credentialShape, findInlineCredentials, isCredentialName } from "./inline-credentials.js";
+import { credentialShape } from "./credential-shape.js";
+import { findInlineCredentials, isCredentialName } from "./inline-credentials.js";
 
 const DECLARE = 'declare a secret in "secrets" and reference it as { "secret": "<id>" }';
 
@@ -29,6 +30,16 @@ describe("inline credentials", () => {
     expect(credentialShape("x eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln y")).toBe("a JSON Web Token");
     expect(credentialShape("Bearer ")).toBeUndefined();
     expect(credentialShape("Basic information about items")).toBeUndefined();
+    expect(credentialShape("Basic YQ==")).toBe('a "Basic …" value');
+    expect(credentialShape("basic dXNlcjpwYXNz")).toBe('a "Basic …" value');
+    expect(credentialShape("Basic YWI=")).toBe('a "Basic …" value');
+    // Prose: not padded base64 of 4+ characters, or not text once decoded (a credential is "user:password").
+    expect(credentialShape("Basic information")).toBeUndefined();
+    expect(credentialShape("Basic plan")).toBeUndefined();
+    expect(credentialShape("Basic Tier")).toBeUndefined();
+    expect(credentialShape("Basic YQ")).toBeUndefined();
+    expect(credentialShape("Basic ==")).toBeUndefined();
+
     expect(credentialShape("items.list.v1")).toBeUndefined();
   });
 
@@ -90,6 +101,32 @@ describe("inline credentials", () => {
       "steps[0].json.tokens[0]",
       "steps[0].json.credentials.user",
       "steps[0].json.credentials.pass",
+    ]);
+  });
+
+  it("refuses numbers under credential-named keys (only null and booleans pass), but not counts such as max_tokens", () => {
+    const steps = [
+      {
+        step_id: "r",
+        action: "request",
+        method: "POST",
+        path: "/api",
+        json: {
+          password: 123456,
+          credentials: { pin: 1234, remember: true, otp: null },
+          api_key: 0,
+          token_expires_in: 3600,
+          max_tokens: 100,
+          password_min_length: 8,
+          secret_question: false,
+          count: 5,
+        },
+      },
+    ];
+    expect(findInlineCredentials("f.json", steps).map((i) => i.message)).toEqual([
+      `f.json: steps[0].json.password is a literal value under the credential-named key "password"; ${DECLARE}`,
+      `f.json: steps[0].json.credentials.pin is a literal value under the credential-named key "credentials"; ${DECLARE}`,
+      `f.json: steps[0].json.api_key is a literal value under the credential-named key "api_key"; ${DECLARE}`,
     ]);
   });
 

@@ -1,10 +1,11 @@
 /**
  * Inline credentials are refused: a literal under a credential-named key
- * (header, query or form name, JSON key at any depth and anything below it, a fill target such as
+ * (header, query or form name, JSON key at any depth and any string or number below it, a fill target such as
  * `label=Password`) or a value shaped like a credential anywhere in the steps.
  * The message says to declare a secret and reference it.
  */
 import type { Issue } from "../errors/user-error.js";
+import { credentialShape } from "./credential-shape.js";
 import { isRecord, makeIssue } from "./document-issue.js";
 import { formatPath, type PathSegment } from "./field-path.js";
 import { isSecretRef } from "./secret-rules.js";
@@ -17,31 +18,6 @@ export function isCredentialName(name: string): boolean {
   return CREDENTIAL_WORD.test(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
 }
 
-/** Describes a value shaped like a credential (`Bearer …`, `Basic …`, a JWT), or undefined. */
-export function credentialShape(text: string): string | undefined {
-  if (/^\s*bearer\s+\S+\s*$/i.test(text)) return 'a "Bearer …" value';
-  if (/^\s*basic\s+[A-Za-z0-9+/]{4,}={0,2}\s*$/i.test(text)) return 'a "Basic …" value';
-  if (hasJwt(text)) return "a JSON Web Token";
-  return undefined;
-}
-
-/**
- * True when `text` holds `eyJ…(4+).…(2+).` (a JWT's header and payload): the
- * runs of base64url characters and dots are split into segments, so a long
- * string costs linear time where a backtracking regex would cost quadratic.
- */
-function hasJwt(text: string): boolean {
-  for (const run of text.match(/[A-Za-z0-9_.-]+/g) ?? []) {
-    const segs = run.split(".");
-    for (let i = 0; i + 2 < segs.length; i++) {
-      const seg = segs[i] ?? "";
-      const at = seg.indexOf("eyJ");
-      if (at !== -1 && seg.length - at >= 7 && (segs[i + 1] ?? "").length >= 2) return true;
-    }
-  }
-  return false;
-}
-
 function walkStrings(v: unknown, at: PathSegment[], visit: (s: string, at: PathSegment[]) => void): void {
   if (typeof v === "string") visit(v, at);
   else if (Array.isArray(v))
@@ -51,16 +27,53 @@ function walkStrings(v: unknown, at: PathSegment[], visit: (s: string, at: PathS
   else if (isRecord(v)) for (const [k, x] of Object.entries(v)) walkStrings(x, [...at, k], visit);
 }
 
-/** Visits every non-empty literal string in `v`, leaving secret references alone. */
-function walkLiterals(v: unknown, at: PathSegment[], visit: (at: PathSegment[]) => void): void {
+const QUANTITY_WORD = new Set([
+  "max",
+  "min",
+  "count",
+  "num",
+  "number",
+  "limit",
+  "length",
+  "len",
+  "size",
+  "ttl",
+  "expires",
+  "expiry",
+  "timeout",
+  "age",
+]);
+
+/** True when a key also names an amount (`max_tokens`, `token_expires_in`): its numbers are not credentials. */
+function namesQuantity(key: string): boolean {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((w) => QUANTITY_WORD.has(w));
+}
+
+/**
+ * Visits every non-empty literal string in `v`, and with `numbers` every
+ * number not under a key that names an amount; secret references, `null` and
+ * booleans are left alone.
+ */
+function walkLiterals(
+  v: unknown,
+  at: PathSegment[],
+  visit: (at: PathSegment[]) => void,
+  numbers: boolean,
+): void {
   if (typeof v === "string") {
     if (v !== "") visit(at);
+  } else if (typeof v === "number") {
+    if (numbers) visit(at);
   } else if (Array.isArray(v))
     v.forEach((x, i) => {
-      walkLiterals(x, [...at, i], visit);
+      walkLiterals(x, [...at, i], visit, numbers);
     });
   else if (isRecord(v) && !isSecretRef(v))
-    for (const [k, x] of Object.entries(v)) walkLiterals(x, [...at, k], visit);
+    for (const [k, x] of Object.entries(v)) walkLiterals(x, [...at, k], visit, numbers && !namesQuantity(k));
 }
 
 function walkJsonKeys(
@@ -143,11 +156,15 @@ export function findInlineCredentials(file: string, steps: readonly unknown[]): 
         }
       });
     }
-    // Everything under a credential-named key counts: `{"tokens": ["…"]}`, `{"credentials": {"pass": "…"}}`.
+    // Everything under a credential-named key counts: `{"tokens": ["…"]}`, `{"credentials": {"pass": "…"}}`,
+    // numbers too (`"password": 123456`) unless the key names an amount (`max_tokens: 100`).
     walkJsonKeys(step["json"], [...at, "json"], (key, v, p) => {
       if (!isCredentialName(key)) return;
-      walkLiterals(v, p, (lp) =>
-        add(lp, `is a literal value under the credential-named key ${JSON.stringify(key)}`),
+      walkLiterals(
+        v,
+        p,
+        (lp) => add(lp, `is a literal value under the credential-named key ${JSON.stringify(key)}`),
+        !namesQuantity(key),
       );
     });
   });
