@@ -4,7 +4,7 @@
  * directory lists what it skipped and why, `--json` has the documented shape.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -170,6 +170,98 @@ describe("apptwin validate", () => {
         message: `${missing}: no such file or directory; give a scenario .json file or a directory of them`,
         suggestions: [],
       },
+    });
+  });
+
+  it("refuses a path that is not a regular file (a device, a FIFO) without reading it", () => {
+    const pipe = join(temp, "given.pipe");
+    spawnSync("mkfifo", [pipe]);
+    for (const path of ["/dev/zero", pipe]) {
+      const r = spawnSync(process.execPath, [bin, "validate", path], {
+        encoding: "utf8",
+        cwd: root,
+        timeout: 20_000,
+      });
+      expect(r.status, path).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `Error: ${path}: not a regular file; give a scenario .json file or a directory of them\n`,
+      );
+    }
+  });
+
+  it("refuses a scenario file larger than 4 MiB by its size, before reading it", () => {
+    const big = join(temp, "big.json");
+    // Sparse: 2 GiB on paper, nothing on disk; reading it whole would exhaust memory.
+    spawnSync("truncate", ["-s", "2G", big]);
+    const r = spawnSync(process.execPath, [bin, "validate", big], {
+      encoding: "utf8",
+      cwd: root,
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `Error: ${big}: the scenario is 2147483648 bytes, more than a scenario file may hold (4 MiB, 4194304 bytes); a scenario is a short script, so split it into several files\n`,
+    );
+    rmSync(big);
+  });
+
+  it("lists a file of a directory it cannot read, or too large, as one bad file and reads the rest", () => {
+    // Run as "nobody" when the tests run as root, so a file with mode 000 really cannot be read.
+    const asUser =
+      process.getuid?.() === 0
+        ? {
+            uid: 65534,
+            gid: 65534,
+            env: { ...process.env, HOME: temp, XDG_DATA_HOME: temp, XDG_CONFIG_HOME: temp },
+          }
+        : {};
+    const dir = join(temp, "unreadable");
+    mkdirSync(dir);
+    chmodSync(temp, 0o755);
+    copyFileSync(join(fixtures, "good", "every-action.json"), join(dir, "a.json"));
+    writeFileSync(join(dir, "b-locked.json"), "{}\n");
+    chmodSync(join(dir, "b-locked.json"), 0o000);
+    spawnSync("truncate", ["-s", "4194305", join(dir, "c-big.json")]);
+    copyFileSync(join(fixtures, "good", "contract-example.json"), join(dir, "d.json"));
+    const r = spawnSync(process.execPath, [bin, "validate", dir, "--json"], {
+      encoding: "utf8",
+      cwd: root,
+      timeout: 20_000,
+      ...asUser,
+    });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({
+      valid: false,
+      files: [
+        { file: join(dir, "a.json"), valid: true, issues: [] },
+        {
+          file: join(dir, "b-locked.json"),
+          valid: false,
+          issues: [
+            {
+              code: "file_unreadable",
+              path: "",
+              message: "b-locked.json: the scenario cannot be read (EACCES: permission denied)",
+            },
+          ],
+        },
+        {
+          file: join(dir, "c-big.json"),
+          valid: false,
+          issues: [
+            {
+              code: "file_too_big",
+              path: "",
+              message:
+                "c-big.json: the scenario is 4194305 bytes, more than a scenario file may hold (4 MiB, 4194304 bytes); a scenario is a short script, so split it into several files",
+            },
+          ],
+        },
+        { file: join(dir, "d.json"), valid: true, issues: [] },
+      ],
+      skipped: [],
     });
   });
 

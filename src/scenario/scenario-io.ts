@@ -3,9 +3,11 @@
  * with every skipped entry listed and its reason. Messages name files by their
  * base name (`login.json: steps[3].target …`); reports carry the path as given.
  */
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, readdir, realpath, stat } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import { DocumentError, FileError, type Issue } from "../errors/user-error.js";
+import { makeIssue } from "./document-issue.js";
 import { parseScenario, validateScenarioText } from "./parse-scenario.js";
 import type { Scenario } from "./scenario-schema.js";
 
@@ -29,19 +31,81 @@ export interface ValidationReport {
   skipped: SkippedEntry[];
 }
 
-async function readText(path: string): Promise<string> {
+/** The most bytes a scenario file may hold: a scenario is a short script, so anything larger is refused unread. */
+export const MAX_SCENARIO_BYTES = 4 * 1024 * 1024;
+
+const GIVE = "give a scenario .json file or a directory of them";
+
+/** Why a scenario file could not be read: an issue of the file (`text` follows "the scenario"). */
+interface ReadProblem {
+  code: "file_not_found" | "not_regular_file" | "file_too_big" | "file_unreadable";
+  text: string;
+}
+
+function tooBig(size: number): ReadProblem {
+  return {
+    code: "file_too_big",
+    text: `is ${size} bytes, more than a scenario file may hold (4 MiB, ${MAX_SCENARIO_BYTES} bytes); a scenario is a short script, so split it into several files`,
+  };
+}
+
+function unreadable(e: unknown): ReadProblem {
+  const { code, message } = e as NodeJS.ErrnoException;
+  if (code === "ENOENT") return { code: "file_not_found", text: "no such file or directory" };
+  const why = code ? message.match(new RegExp(`^${code}: ([^,]+)`))?.[1] : undefined;
+  return { code: "file_unreadable", text: `cannot be read (${code ?? message}${why ? `: ${why}` : ""})` };
+}
+
+/**
+ * Reads a scenario file with its size bounded: a path that is not a regular
+ * file (a device such as /dev/zero, a FIFO) is refused before it is opened,
+ * a file over {@link MAX_SCENARIO_BYTES} by its size, and a file that grows
+ * while it is read stops at the limit.
+ */
+async function readScenarioFile(path: string): Promise<{ text: string } | { problem: ReadProblem }> {
   try {
-    return await readFile(path, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") {
-      throw new FileError(
-        "file_not_found",
-        `${path}: no such file or directory; give a scenario .json file or a directory of them`,
-      );
+    const before = await stat(path);
+    if (!before.isFile()) return { problem: { code: "not_regular_file", text: "is not a regular file" } };
+    if (before.size > MAX_SCENARIO_BYTES) return { problem: tooBig(before.size) };
+    // O_NONBLOCK: if the path became a FIFO since the stat, opening it must not wait for a writer.
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const st = await handle.stat();
+      if (!st.isFile()) return { problem: { code: "not_regular_file", text: "is not a regular file" } };
+      const chunks: Buffer[] = [];
+      let total = 0;
+      for (;;) {
+        const { bytesRead, buffer } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > MAX_SCENARIO_BYTES) return { problem: tooBig(Math.max(total, st.size)) };
+        chunks.push(buffer.subarray(0, bytesRead));
+      }
+      return { text: Buffer.concat(chunks).toString("utf8") };
+    } finally {
+      await handle.close();
     }
-    throw new FileError("file_unreadable", `${path}: cannot be read (${code ?? (e as Error).message})`);
+  } catch (e) {
+    return { problem: unreadable(e) };
   }
+}
+
+/** Reads a scenario file given by the user; any reason it cannot be read is a `FileError` naming the path. */
+async function readText(path: string): Promise<string> {
+  const r = await readScenarioFile(path);
+  if ("text" in r) return r.text;
+  const { code, text } = r.problem;
+  if (code === "file_not_found" || code === "not_regular_file") {
+    throw new FileError(code, `${path}: ${text.replace(/^is /, "")}; ${GIVE}`);
+  }
+  throw new FileError(code, `${path}: the scenario ${text}`);
+}
+
+/** Validates one file of a list: a file that cannot be read is one issue of that file, not the end of the run. */
+async function validateFile(file: string): Promise<{ scenario?: Scenario; issues: Issue[] }> {
+  const r = await readScenarioFile(file);
+  if ("text" in r) return validateScenarioText(r.text, basename(file));
+  return { issues: [makeIssue(basename(file), r.problem.code, [], r.problem.text)] };
 }
 
 /** Reads and validates one scenario file; throws `DocumentError` with every issue, or `FileError`. */
@@ -101,10 +165,7 @@ async function isDirectory(path: string): Promise<boolean> {
     return (await stat(path)).isDirectory();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new FileError(
-        "file_not_found",
-        `${path}: no such file or directory; give a scenario .json file or a directory of them`,
-      );
+      throw new FileError("file_not_found", `${path}: no such file or directory; ${GIVE}`);
     }
     throw e;
   }
@@ -118,7 +179,7 @@ export async function loadScenarioDir(
   const scenarios: { file: string; scenario: Scenario }[] = [];
   const issues: Issue[] = [];
   for (const file of files) {
-    const r = validateScenarioText(await readText(file), basename(file));
+    const r = await validateFile(file);
     if (r.scenario) scenarios.push({ file, scenario: r.scenario });
     else for (const issue of r.issues) issues.push(issue);
   }
@@ -132,7 +193,9 @@ export async function validateScenarioPath(path: string): Promise<ValidationRepo
   const { files, skipped } = dir ? await listScenarioDir(path) : { files: [path], skipped: [] };
   const results: FileValidation[] = [];
   for (const file of files) {
-    const { issues } = validateScenarioText(await readText(file), basename(file));
+    const { issues } = dir
+      ? await validateFile(file)
+      : validateScenarioText(await readText(file), basename(file));
     results.push({ file, valid: issues.length === 0, issues });
   }
   return { valid: results.every((f) => f.valid), files: results, skipped };
