@@ -1,6 +1,7 @@
 /** The CLI's own behaviour: help, version, and the exit codes of user errors. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { APPTWIN_VERSION } from "../src/version.js";
@@ -32,6 +33,24 @@ describe("apptwin CLI", () => {
       .sort();
     expect(Object.keys(manifest.commands).sort()).toEqual(files);
     expect(manifest.version).toBe(APPTWIN_VERSION);
+  });
+
+  it("reports a bug (not a user mistake) with its stack, says so, and exits 70", () => {
+    // A preload makes reading one environment variable throw, so `import --secret-env` hits a real TypeError.
+    const preload =
+      'data:text/javascript,process.env=new Proxy(process.env,{get(t,k){if(k==="APPTWIN_TEST_BUG")throw new TypeError("simulated bug");return Reflect.get(t,k)}})';
+    const har = join(root, "test/fixtures/har/login-bearer-cookies.har");
+    const out = join(tmpdir(), `apptwin-cli-bug-${process.pid}.json`);
+    const r = spawnSync(
+      process.execPath,
+      ["--import", preload, bin, "import", har, "--out", out, "--secret-env", "APPTWIN_TEST_BUG"],
+      { encoding: "utf8" },
+    );
+    expect(r.status).toBe(70);
+    expect(r.stderr).toMatch(
+      /^apptwin hit a bug \(this is not your mistake\):\nTypeError: simulated bug\n {4}at [^\n]+\n[\s\S]*Please report it with the command you ran\.\n$/,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 
   it("exits 2 on an unknown command", () => {
