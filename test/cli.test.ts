@@ -53,6 +53,26 @@ describe("apptwin CLI", () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("answers a flag mistake under --json with a JSON error on stdout (exit 2)", () => {
+    for (const argv of [
+      ["coverage", "--bogus", "--json"],
+      ["build", "--json"],
+      ["serve", "bundle", "--port", "99999", "--json"],
+    ]) {
+      const r = spawnSync(process.execPath, [bin, ...argv], { encoding: "utf8" });
+      expect(r.status).toBe(2);
+      const { error } = JSON.parse(r.stdout);
+      expect(error.code).toBe("invalid_arguments");
+      expect(error.suggestions).toEqual([`Run apptwin ${argv[0]} --help for its flags and arguments.`]);
+    }
+    const r = spawnSync(process.execPath, [bin, "coverage", "--bogus", "--json"], { encoding: "utf8" });
+    expect(JSON.parse(r.stdout).error.message).toBe("Nonexistent flag: --bogus");
+    const missing = spawnSync(process.execPath, [bin, "build", "--json"], { encoding: "utf8" });
+    expect(JSON.parse(missing.stdout).error.message).toBe(
+      "The following errors occurred:\n  Missing required flag evidence\n  Missing required flag out",
+    );
+  });
+
   it("exits 2 on an unknown command", () => {
     const r = spawnSync(process.execPath, [bin, "no-such-command"], { encoding: "utf8" });
     expect(r.status).toBe(2);
