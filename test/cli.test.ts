@@ -73,6 +73,24 @@ describe("apptwin CLI", () => {
     );
   });
 
+  it("ships a manifest in step with the built commands (a rebuild regenerates it, never reuses the old one)", async () => {
+    const manifest = JSON.parse(readFileSync(join(root, "oclif.manifest.json"), "utf8"));
+    for (const [id, cached] of Object.entries(manifest.commands) as [string, Record<string, unknown>][]) {
+      const { default: cmd } = await import(join(root, "dist", "commands", `${id}.js`));
+      expect({
+        id,
+        summary: cached.summary,
+        examples: cached.examples,
+        flags: Object.keys(cached.flags as object),
+      }).toEqual({
+        id,
+        summary: cmd.summary,
+        examples: cmd.examples,
+        flags: expect.arrayContaining(Object.keys(cmd.flags ?? {})),
+      });
+    }
+  });
+
   it("exits 2 on an unknown command", () => {
     const r = spawnSync(process.execPath, [bin, "no-such-command"], { encoding: "utf8" });
     expect(r.status).toBe(2);
