@@ -73,6 +73,13 @@ describe("apptwin CLI", () => {
     );
   });
 
+  it("shows each command's own name in its help examples (export is build's alias)", () => {
+    const help = execFileSync(process.execPath, [bin, "export", "--help"], { encoding: "utf8" });
+    const examples = help.slice(help.indexOf("EXAMPLES"));
+    expect(examples).toContain("$ apptwin export --evidence items.evidence.json --out items-env");
+    expect(examples).not.toContain("apptwin build");
+  });
+
   it("ships a manifest in step with the built commands (a rebuild regenerates it, never reuses the old one)", async () => {
     const manifest = JSON.parse(readFileSync(join(root, "oclif.manifest.json"), "utf8"));
     for (const [id, cached] of Object.entries(manifest.commands) as [string, Record<string, unknown>][]) {
