@@ -161,6 +161,41 @@ describe("apptwin build", () => {
     expect(r.stderr).toBe(`Error: ${parent}: no such folder for --out; create it first\n`);
   });
 
+  it("with --force replaces only a bundle: not a file, not a folder without manifest.json", async () => {
+    const file = join(dir, "evidence-copy.json");
+    await writeFile(file, "{}\n");
+    const onFile = await run(Build, ["--evidence", join(dir, "items.json"), "--out", file, "--force"]);
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toBe(
+      `Error: ${file} exists and is not a directory; --force only replaces a bundle directory (choose another --out)\n`,
+    );
+    expect(await readFile(file, "utf8")).toBe("{}\n");
+    const folder = join(dir, "my-notes");
+    await mkdir(folder);
+    await writeFile(join(folder, "keep.txt"), "mine\n");
+    const onFolder = await run(Build, ["--evidence", join(dir, "items.json"), "--out", folder, "--force"]);
+    expect(onFolder.code).toBe(2);
+    expect(onFolder.stderr).toBe(
+      `Error: ${folder} is a directory that is not an apptwin bundle (no manifest.json); --force only replaces a bundle (choose another --out)\n`,
+    );
+    expect(await readFile(join(folder, "keep.txt"), "utf8")).toBe("mine\n");
+  });
+
+  it("refuses a --name that cannot name a bundle, saying what would be valid", async () => {
+    const r = await run(Build, [
+      "--evidence",
+      join(dir, "items.json"),
+      "--out",
+      join(dir, "named"),
+      "--name",
+      "a/b",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'Error: --name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (it names the bundle in URIs such as apptwin://bundles/<name>); got "a/b"\n',
+    );
+  });
+
   it("refuses a missing evidence file with its name", async () => {
     const r = await run(Build, ["--evidence", join(dir, "nope.json"), "--out", join(dir, "x")]);
     expect(r.code).toBe(2);

@@ -3,7 +3,7 @@
  * both write the same bytes): read the evidence files, build, write the
  * bundle atomically, optionally pack it beside itself, and summarise.
  */
-import { stat } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { FileError } from "../errors/user-error.js";
 import { readEvidence } from "../evidence/evidence-io.js";
@@ -45,6 +45,7 @@ export async function exportBundle(opts: {
   const parent = await stat(dirname(out)).catch(() => null);
   if (!parent?.isDirectory())
     throw new FileError("out_parent_missing", `${dirname(out)}: no such folder for --out; create it first`);
+  if (force) await assertReplaceableBundle(out);
   const tgz = pack === undefined ? undefined : packTgz(basename(out), built.files);
   if (pack !== undefined) await assertDestinationFree(pack, { force });
   await writeBundle(out, built.files, { force });
@@ -82,4 +83,25 @@ export function formatExport(r: ExportResult): string[] {
   if (r.pack) lines.push(`Packed to ${r.pack}`);
   lines.push(`Run it: apptwin serve ${r.out}`);
   return lines;
+}
+
+/**
+ * `--force` replaces a bundle, never anything else: a destination that exists
+ * must be a directory that is empty or holds a `manifest.json` (so a slip
+ * like `--out ~ --force` cannot wipe a home folder or an evidence file).
+ */
+async function assertReplaceableBundle(out: string): Promise<void> {
+  const st = await lstat(out).catch(() => null);
+  if (st === null) return;
+  if (!st.isDirectory())
+    throw new FileError(
+      "not_a_bundle",
+      `${out} exists and is not a directory; --force only replaces a bundle directory (choose another --out)`,
+    );
+  const entries = await readdir(out);
+  if (entries.length > 0 && !entries.includes("manifest.json"))
+    throw new FileError(
+      "not_a_bundle",
+      `${out} is a directory that is not an apptwin bundle (no manifest.json); --force only replaces a bundle (choose another --out)`,
+    );
 }

@@ -4,7 +4,9 @@
  * build time, no absolute paths, so the same input always gives the same
  * bytes and the manifest's fingerprints can be computed before writing.
  */
+
 import type { Coverage } from "../coverage/coverage-schema.js";
+import { UserError } from "../errors/user-error.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Model, SeedState } from "../learn/model-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
@@ -75,6 +77,21 @@ export function renderBundleFiles(content: BundleContent): Map<string, Uint8Arra
 
 /** The bundle name: the flag, else the scenario name of the evidence, else `app`. */
 export function bundleName(evidence: Evidence, flag?: string): string {
-  if (flag !== undefined && flag.trim() !== "") return flag.trim();
-  return evidence.source.scenario?.name ?? "app";
+  if (flag !== undefined) {
+    if (!BUNDLE_NAME.test(flag))
+      throw new UserError(
+        "invalid_name",
+        `--name must be 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit (it names the bundle in URIs such as apptwin://bundles/<name>); got ${JSON.stringify(flag)}`,
+      );
+    return flag;
+  }
+  // A scenario's name is free text: keep it readable but safe in a URI.
+  const fromScenario = (evidence.source.scenario?.name ?? "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 64);
+  return fromScenario === "" ? "app" : fromScenario;
 }
+
+/** What a bundle name may be: it appears in resource URIs and file names. */
+export const BUNDLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
