@@ -28,6 +28,8 @@ const EXPECTED: Record<string, string> = {
   "inline-password.json": `inline-password.json: steps[2].value is a literal value for the credential-named target "label=Password"; ${DECLARE}`,
   "misspelt-role.json":
     'misspelt-role.json: steps[3].target names the role "buton", which is not an ARIA role (e.g. button, link, textbox)',
+  "nested-quantifier-pattern.json":
+    'nested-quantifier-pattern.json: steps[4].pattern can backtrack for a very long time: the group "(/?\\w+)", repeated by "*", holds a quantifier of its own (nested quantifiers); use one quantifier per repeated part, e.g. "a+" for "(a+)+" or "\\w*x" for "(\\w+)*x"',
   "path-to-other-origin.json":
     'path-to-other-origin.json: steps[6].path resolves to http://evil.example, not the start origin http://127.0.0.1:4010; a step only reaches the start origin (got "//evil.example/api/items")',
   "query-in-path.json":
@@ -36,6 +38,8 @@ const EXPECTED: Record<string, string> = {
     "redirect-status.json: steps[5].expected_status[1] is 302, which can never match: request steps do not follow redirects (expect the status the server answers, or leave expected_status out to accept any 2xx)",
   "repeated-header.json":
     'repeated-header.json: steps[6].headers.accept repeats the header "Accept" (header names are case-insensitive); keep one',
+  "step-id-case.json":
+    'step-id-case.json: steps[2].step_id "Email" is already the step_id of steps[1]; every step_id must be unique',
   "undeclared-secret.json":
     'undeclared-secret.json: steps[2].value.secret references the secret "pasword", which is not declared (declared: password); add { "id": "pasword", "env": "<ENV_VAR>" } to "secrets"',
   "unknown-field.json":

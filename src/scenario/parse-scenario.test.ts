@@ -235,6 +235,31 @@ describe("parseScenario", () => {
     ]);
   });
 
+  it("refuses expect-url and wait patterns that backtrack for ever, and passes ordinary ones", () => {
+    const doc = base();
+    doc.steps.push(
+      { step_id: "a", action: "expect-url", pattern: "^/items(/\\d+)?$" },
+      { step_id: "b", action: "expect-url", pattern: "(a+)+$" },
+      { step_id: "c", action: "wait", url: "(a|a)*$" },
+      { step_id: "d", action: "wait", url: "^/boards/[^/]+/cards$" },
+      { step_id: "e", action: "expect-url", pattern: "\\?page=\\d+" },
+    );
+    expect(validateScenarioText(JSON.stringify(doc), "s.json").issues).toEqual([
+      {
+        code: "risky_regex",
+        path: "steps[3].pattern",
+        message:
+          's.json: steps[3].pattern can backtrack for a very long time: the group "(a+)", repeated by "+", holds a quantifier of its own (nested quantifiers); use one quantifier per repeated part, e.g. "a+" for "(a+)+" or "\\w*x" for "(\\w+)*x"',
+      },
+      {
+        code: "risky_regex",
+        path: "steps[4].url",
+        message:
+          's.json: steps[4].url can backtrack for a very long time: the alternatives of the group "(a|a)", which is repeated, can match the same text ("a"); make the alternatives exclusive or use a character class, e.g. "a*" for "(a|a)*" or "[ab]*" for "(a|b)*"',
+      },
+    ]);
+  });
+
   it("digests the canonical JSON, so key order and the $schema hint do not matter", () => {
     const a = parseScenario(JSON.stringify(base()), "a.json");
     const reordered = {

@@ -1,7 +1,7 @@
 /**
  * The rules of a scenario that span fields: the first step navigates, step
  * ids are unique (ignoring case), the step count keeps to the limit, targets follow the
- * grammar, regexes compile, a wait waits for one thing, expect-request names
+ * grammar, regexes compile and cannot backtrack for ever, a wait waits for one thing, expect-request names
  * a method and a path. Works on raw JSON so it reports alongside schema errors.
  */
 import type { Issue } from "../errors/user-error.js";
@@ -10,6 +10,7 @@ import type { PathSegment } from "./field-path.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { checkStepPath } from "./origin-rules.js";
 import { checkTarget } from "./parse-target.js";
+import { regexRisk } from "./regex-risk.js";
 import { checkRequestStep } from "./request-rules.js";
 
 const EXPECT_REQUEST = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\/\S*)$/;
@@ -18,11 +19,20 @@ function checkRegex(file: string, at: PathSegment[], pattern: unknown): Issue[] 
   if (typeof pattern !== "string") return [];
   try {
     new RegExp(pattern);
-    return [];
   } catch (e) {
     const why = (e as Error).message.replace(/^Invalid regular expression: /, "");
     return [makeIssue(file, "invalid_regex", at, `is not a valid regular expression (${why})`)];
   }
+  const risk = regexRisk(pattern);
+  if (risk === undefined) return [];
+  return [
+    makeIssue(
+      file,
+      "risky_regex",
+      at,
+      `can backtrack for a very long time: ${risk.reason}; ${risk.suggestion}`,
+    ),
+  ];
 }
 
 function checkStep(file: string, step: Record<string, unknown>, i: number, startUrl: string): Issue[] {
