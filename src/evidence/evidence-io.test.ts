@@ -50,6 +50,15 @@ describe("evidence read and write", () => {
     );
   });
 
+  it("says to import a HAR file given where evidence is expected", () => {
+    const har = JSON.stringify({
+      log: { version: "1.2", creator: { name: "x", version: "1" }, entries: [] },
+    });
+    expect(() => parseEvidence(har, "rec.har")).toThrow(
+      "rec.har: is a HAR file, not apptwin evidence; import it first: apptwin import rec.har --out evidence.json",
+    );
+  });
+
   it("reports every schema problem at once, naming file and field", () => {
     const bad = { ...sample, verdict: "great", extra: 1, records: [{ seq: -1 }] };
     try {

@@ -17,6 +17,15 @@ export function parseEvidence(text: string, file: string): Evidence {
       { code: "invalid_json", path: "", message: `${file}: is not valid JSON (${why})` },
     ]);
   }
+  if (looksLikeHar(raw)) {
+    throw new DocumentError(file, [
+      {
+        code: "har_not_evidence",
+        path: "",
+        message: `${file}: is a HAR file, not apptwin evidence; import it first: apptwin import ${file} --out evidence.json`,
+      },
+    ]);
+  }
   const version = (raw as { schema_version?: unknown } | null)?.schema_version;
   if (typeof version === "number" && version > EVIDENCE_SCHEMA_VERSION) {
     throw new UnsupportedVersionError(file, version, EVIDENCE_SCHEMA_VERSION);
@@ -24,6 +33,13 @@ export function parseEvidence(text: string, file: string): Evidence {
   const parsed = EvidenceSchema.safeParse(raw);
   if (!parsed.success) throw new DocumentError(file, zodIssuesToIssues(file, parsed.error.issues));
   return parsed.data;
+}
+
+/** A HAR document (`{log: {entries: [...]}}`) without evidence's own `schema_version`. */
+function looksLikeHar(raw: unknown): boolean {
+  if (raw === null || typeof raw !== "object" || "schema_version" in raw) return false;
+  const log = (raw as { log?: unknown }).log;
+  return log !== null && typeof log === "object" && Array.isArray((log as { entries?: unknown }).entries);
 }
 
 /** Reads a text file, turning a missing or unreadable file into a FileError that names it. */
