@@ -177,6 +177,17 @@ describe("apptwin validate", () => {
     });
   });
 
+  it("refuses a directory with no scenario file in it, listing what it skipped", () => {
+    const empty = join(temp, "empty-dir");
+    mkdirSync(join(empty, "sub"), { recursive: true });
+    writeFileSync(join(empty, "notes.txt"), "x");
+    const r = run(empty);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      `Error: ${empty}: holds no .json scenario file to validate (skipped notes.txt: not a .json file; sub: a directory (subdirectories are not read))\n`,
+    );
+  });
+
   it("refuses a path that is not a regular file (a device, a FIFO) without reading it", () => {
     const pipe = join(temp, "given.pipe");
     spawnSync("mkfifo", [pipe]);

@@ -167,7 +167,8 @@ async function isDirectory(path: string): Promise<boolean> {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") {
       throw new FileError("file_not_found", `${path}: no such file or directory; ${GIVE}`);
     }
-    throw e;
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    throw new FileError("file_unreadable", `${path}: cannot be read (${code}); ${GIVE}`);
   }
 }
 
@@ -191,6 +192,13 @@ export async function loadScenarioDir(
 export async function validateScenarioPath(path: string): Promise<ValidationReport> {
   const dir = await isDirectory(path);
   const { files, skipped } = dir ? await listScenarioDir(path) : { files: [path], skipped: [] };
+  if (dir && files.length === 0) {
+    const why = skipped.map((s) => `${s.name}: ${s.reason}`).join("; ");
+    throw new FileError(
+      "no_scenarios",
+      `${path}: holds no .json scenario file to validate${why === "" ? "" : ` (skipped ${why})`}`,
+    );
+  }
   const results: FileValidation[] = [];
   for (const file of files) {
     const { issues } = dir
