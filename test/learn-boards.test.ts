@@ -98,6 +98,24 @@ describe("learning the boards app", () => {
     });
   });
 
+  it("learns the recorded 422 of a card create with a blank title as a validation rule", () => {
+    expect(model.validations).toEqual([
+      {
+        tool_name: "post_boards_cards_by_board_id",
+        field: "title",
+        pointer: "/title",
+        status: 422,
+        content_type: "application/json; charset=utf-8",
+        body: { message: "title must be a non-empty string", field: "title" },
+        explain:
+          'POST /api/boards/{board_id}/cards answers 422 with the recorded body when the request body lacks "title" or leaves it blank (every successful request sent it; recorded at records[9]).',
+      },
+    ]);
+    expect(coverage.validations!.map((v) => [v.tool_name, v.method, v.template, v.field, v.status])).toEqual([
+      ["post_boards_cards_by_board_id", "POST", "/api/boards/{board_id}/cards", "title", 422],
+    ]);
+  });
+
   it("replays the search by exact query, in order", () => {
     expect(model.replays.map((r) => [r.method, r.path_and_query, r.tool_name, r.responses.length])).toEqual([
       ["GET", "/api/search?q=launch", "get_search", 1],

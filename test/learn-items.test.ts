@@ -87,10 +87,17 @@ describe("learning the items app", () => {
     expect(patch).toMatchObject({ kind: "merge", id_param: "id", status: 200 });
     expect(Object.fromEntries(patch.fields.map((f) => [f.field, f.rule.kind]))).toEqual({
       id: "keep",
-      title: "keep",
+      // The recording patched only done; the create proves title is client-settable.
+      title: "from_request",
       done: "from_request",
       created_at: "keep",
       updated_at: "clock",
+    });
+    expect(patch.fields[1]!.rule).toEqual({
+      kind: "from_request",
+      pointer: "/title",
+      otherwise: { kind: "keep" },
+      settable_by: "POST /api/items",
     });
     const del = model.write_rules.find((r) => r.tool_name === "delete_items_by_id")!;
     expect(del).toMatchObject({ kind: "delete", status: 204, response: { kind: "empty" }, fields: [] });

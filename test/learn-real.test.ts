@@ -95,6 +95,12 @@ describe("learning a real capture of the items app", async () => {
       value: { token: "[REDACTED:field:token]", user: { id: 1, email: "admin@example.test", name: "Admin" } },
     });
     expect(seed.collections["items"]!.map((i) => i["id"])).toEqual([1, 2, 3, 4, 5, 6]);
+    // The recording patched only done; the create proves title is settable, so a PATCH of it is served.
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_items_by_id")!;
+    expect(patch.explain).toContain(
+      "title: from the request when sent (settable: POST /api/items sets it), else kept;",
+    );
+    expect(model.validations).toEqual([]);
     expect(model.id_sequences).toEqual({ items: 8 });
   });
 
@@ -191,6 +197,21 @@ describe("learning a real capture of the boards app", async () => {
       ["comments", "uuid", "boardId", []],
     ]);
     expect(model.replays.map((r) => [r.method, r.path_and_query])).toEqual([["GET", "/api/search?q=launch"]]);
+  });
+
+  it("answers a card create with a blank title as the app did (its recorded 422)", () => {
+    expect(coverage.validations).toEqual([
+      {
+        tool_name: "post_boards_cards_by_board_id",
+        method: "POST",
+        template: "/api/boards/{board_id}/cards",
+        field: "title",
+        status: 422,
+        explain:
+          'POST /api/boards/{board_id}/cards answers 422 with the recorded body when the request body lacks "title" or leaves it blank (every successful request sent it; recorded at records[21]).',
+      },
+    ]);
+    expect(model.validations![0]!.body).toEqual({ message: "title is required", field: "title" });
   });
 });
 

@@ -639,3 +639,114 @@ describe("real-recording oddities", () => {
     ]);
   });
 });
+
+describe("partial updates of fields the recording never patched", () => {
+  const before = { id: 1, title: "A", done: false, at: "2026-01-01T00:00:00.000Z" };
+  const created = (title: string) => ({ id: 2, title, done: false, at: isoAt(1) });
+  const patched = { ...before, done: true, at: isoAt(3) };
+  const specs = (patchReq: unknown, patchRes: unknown): RecordSpec[] => [
+    list([before]),
+    { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: created("B") },
+    list([before, created("B")]),
+    { method: "PATCH", path: "/api/things/1", status: 200, req: patchReq, res: patchRes },
+    { path: "/api/things/1", status: 200, res: patchRes },
+  ];
+
+  it("takes a field the create sets from the request when a patch sends it, else keeps it", () => {
+    const { model } = learnSpecs(specs({ done: true }, patched));
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_things_by_id")!;
+    expect(Object.fromEntries(patch.fields.map((f) => [f.field, f.rule]))).toEqual({
+      id: { kind: "keep" },
+      title: {
+        kind: "from_request",
+        pointer: "/title",
+        otherwise: { kind: "keep" },
+        settable_by: "POST /api/things",
+      },
+      done: { kind: "from_request", pointer: "/done", otherwise: { kind: "keep" } },
+      at: { kind: "clock", format: "iso" },
+    });
+    expect(patch.explain).toBe(
+      "PATCH /api/things/{id} updates one thing and answers 200 with the entity (id: kept as it was; title: from the request when sent (settable: POST /api/things sets it), else kept; done: taken from the request body at /done, or kept as it was when the request has none; at: the episode clock, as an ISO 8601 time).",
+    );
+  });
+
+  it("never widens an action (POST /things/{id}/archive), the id, or a field the app assigns", () => {
+    const archived = { ...before, done: true, at: isoAt(3) };
+    const { model } = learnSpecs([
+      ...specs({ done: true }, patched).slice(0, 3),
+      { method: "POST", path: "/api/things/1/archive", status: 200, res: archived },
+      { path: "/api/things/1", status: 200, res: archived },
+    ]);
+    const action = model.write_rules.find((r) => r.tool_name === "post_things_archive_by_thing_id")!;
+    expect(action.fields.map((f) => [f.field, f.rule.kind])).toEqual([
+      ["id", "keep"],
+      ["title", "keep"],
+      ["done", "constant"],
+      ["at", "clock"],
+    ]);
+  });
+});
+
+describe("validation failures confirmed by a recorded failure", () => {
+  const thing = (id: number, title: string) => ({ id, title, status: "open" });
+  const specs = (failReq: unknown, failRes: unknown): RecordSpec[] => [
+    list([thing(1, "A")]),
+    {
+      method: "POST",
+      path: "/api/things",
+      status: 201,
+      req: { title: "B", status: "open" },
+      res: thing(2, "B"),
+    },
+    { method: "POST", path: "/api/things", status: 422, req: failReq, res: failRes },
+    list([thing(1, "A"), thing(2, "B")]),
+  ];
+
+  it("learns the recorded 422 for a request blank in a field every success sent, named by the answer", () => {
+    const { model, coverage } = learnSpecs(
+      specs({ title: "  " }, { message: "title is required", field: "title" }),
+    );
+    expect(model.validations).toEqual([
+      {
+        tool_name: "post_things",
+        field: "title",
+        pointer: "/title",
+        status: 422,
+        content_type: "application/json; charset=utf-8",
+        body: { message: "title is required", field: "title" },
+        explain:
+          'POST /api/things answers 422 with the recorded body when the request body lacks "title" or leaves it blank (every successful request sent it; recorded at records[2]).',
+      },
+    ]);
+    expect(coverage.validations).toEqual([
+      {
+        tool_name: "post_things",
+        method: "POST",
+        template: "/api/things",
+        field: "title",
+        status: 422,
+        explain: model.validations![0]!.explain,
+      },
+    ]);
+  });
+
+  it("learns nothing when the failed request lacks several such fields and the answer names none", () => {
+    const { model, coverage } = learnSpecs(specs({}, { error: "invalid" }));
+    expect(model.validations).toEqual([]);
+    expect(coverage.validations).toEqual([]);
+    expect(coverage.warnings.map((w) => w.code)).toEqual(["failed_write"]);
+  });
+
+  it("learns nothing from a failure that is not about a missing field (every such field was sent)", () => {
+    const { model } = learnSpecs(specs({ title: "C", status: "bogus" }, { message: "bad status" }));
+    expect(model.validations).toEqual([]);
+  });
+
+  it("learns nothing from an auth or not-found failure", () => {
+    const { model } = learnSpecs(
+      specs({ title: "" }, { message: "title" }).map((s) => (s.status === 422 ? { ...s, status: 401 } : s)),
+    );
+    expect(model.validations).toEqual([]);
+  });
+});

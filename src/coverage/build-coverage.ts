@@ -89,6 +89,15 @@ export function buildCoverage(learned: Learned): Coverage {
       hint: e.withheld!.hint,
       closable: e.withheld!.closable ?? true,
     }));
+  const endpointOf = new Map(model.endpoints.map((e) => [e.tool_name, e]));
+  const validations = (model.validations ?? []).map((v) => ({
+    tool_name: v.tool_name,
+    method: endpointOf.get(v.tool_name)?.method ?? "",
+    template: endpointOf.get(v.tool_name)?.template ?? "",
+    field: v.field,
+    status: v.status,
+    explain: v.explain,
+  }));
   const warnings: CoverageWarning[] = learned.warnings.map((w) => ({
     code: w.code,
     message: w.message,
@@ -121,6 +130,7 @@ export function buildCoverage(learned: Learned): Coverage {
     reads,
     writes: { served, withheld },
     sign_in: signIn,
+    validations,
     warnings,
     next,
   };

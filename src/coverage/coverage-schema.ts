@@ -47,6 +47,16 @@ export const CoverageSignInSchema = z.strictObject({
   explain: z.string(),
 });
 
+/** A validation failure the recording confirmed: the twin answers it as the app did (src/learn/validation-rules.ts). */
+export const CoverageValidationSchema = z.strictObject({
+  tool_name: z.string(),
+  method: z.string(),
+  template: z.string(),
+  field: z.string(),
+  status: z.number().int(),
+  explain: z.string(),
+});
+
 export const CoverageWithheldSchema = z.strictObject({
   tool_name: z.string(),
   method: z.string(),
@@ -77,6 +87,8 @@ export const CoverageSchema = z.strictObject({
   writes: z.strictObject({ served: z.array(CoverageWriteSchema), withheld: z.array(CoverageWithheldSchema) }),
   /** Sign-in writes, replayed rather than learned (always written; optional so older reports still read). */
   sign_in: z.array(CoverageSignInSchema).optional(),
+  /** Validation failures answered as recorded, per endpoint and field (always written; optional so older reports still read). */
+  validations: z.array(CoverageValidationSchema).optional(),
   warnings: z.array(CoverageWarningSchema),
   /** The single next thing to do, or null when coverage is complete. */
   next: z.string().nullable(),
@@ -86,5 +98,6 @@ export type CoverageWarning = z.infer<typeof CoverageWarningSchema>;
 export type CoverageRead = z.infer<typeof CoverageReadSchema>;
 export type CoverageWrite = z.infer<typeof CoverageWriteSchema>;
 export type CoverageSignIn = z.infer<typeof CoverageSignInSchema>;
+export type CoverageValidation = z.infer<typeof CoverageValidationSchema>;
 export type CoverageWithheld = z.infer<typeof CoverageWithheldSchema>;
 export type Coverage = z.infer<typeof CoverageSchema>;

@@ -37,6 +37,10 @@ export function renderCoverage(c: Coverage): string {
     lines.push("", "Withheld:");
     for (const w of c.writes.withheld) lines.push(`  ${w.tool_name}: ${w.hint}`);
   }
+  if ((c.validations ?? []).length > 0) {
+    lines.push("", "Validations answered as recorded:");
+    for (const v of c.validations!) lines.push(`  ${v.tool_name}: ${v.explain}`);
+  }
   if (c.warnings.length > 0) {
     lines.push("", "Warnings:");
     for (const w of c.warnings) lines.push(`  ${w.path ?? "evidence"}: ${w.message}`);

@@ -7,10 +7,15 @@ import { singular } from "./value-kinds.js";
 
 const TIME = { iso: "an ISO 8601 time", epoch_ms: "epoch milliseconds", epoch_s: "epoch seconds" } as const;
 
-/** The sentence explaining how one field gets its value. */
-export function explainRule(rule: FieldRule): string {
+/** The sentence explaining how one field gets its value (`field` names it, so a pointer to it need not be repeated). */
+export function explainRule(rule: FieldRule, field?: string): string {
   switch (rule.kind) {
     case "from_request": {
+      if (rule.settable_by !== undefined) {
+        const key = rule.pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+        const at = key === field ? "" : ` at ${rule.pointer}`;
+        return `from the request${at} when sent (settable: ${rule.settable_by} sets it), else kept`;
+      }
       const other =
         rule.otherwise.kind === "constant"
           ? `, or ${JSON.stringify(rule.otherwise.value)} when the request has none`
@@ -39,7 +44,7 @@ export function explainRule(rule: FieldRule): string {
 /** The sentence explaining a served write. */
 export function explainWrite(rule: WriteRule, method: string, template: string): string {
   const verb = { create: "creates", replace: "replaces", merge: "updates", delete: "deletes" }[rule.kind];
-  const fields = rule.fields.map((f) => `${f.field}: ${explainRule(f.rule)}`).join("; ");
+  const fields = rule.fields.map((f) => `${f.field}: ${explainRule(f.rule, f.field)}`).join("; ");
   const answer =
     rule.response.kind === "empty"
       ? "no body"

@@ -17,8 +17,10 @@ import {
   type WriteRule,
 } from "./model-schema.js";
 import { buildReplays, collectionModel } from "./read-model.js";
+import { type ServedWrite, widenSettable } from "./settable-fields.js";
 import { isSignIn, signedIn } from "./sign-in.js";
 import { type WriteObservation, walkState } from "./state-walk.js";
+import { learnValidations } from "./validation-rules.js";
 import { type LearnOptions, learnWrite } from "./write-rules.js";
 import { findWriteTargets, isWriteMethod } from "./write-targets.js";
 
@@ -67,6 +69,8 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     verdicts.set(g, v);
   }
 
+  const validations = groups.filter((g) => isWriteMethod(g.method)).map(learnValidations);
+
   const collections = [];
   const stateServed = new Set<Observation>();
   const seed: SeedState = { collections: {} };
@@ -78,6 +82,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     seed.collections[st.col.name] = [...st.scopes.keys()].flatMap((scope) => st.list(scope));
     if (st.col.idKind === "int") idSequences[st.col.name] = (st.maxInt ?? 0) + 1;
   }
+  const served: ServedWrite[] = [];
+  for (const [g, v] of verdicts)
+    if (v.rule) served.push({ group: g, target: targets.get(g.key)!, rule: v.rule });
+  widenSettable(served);
   for (const [g, v] of verdicts) {
     if (!v.rule) continue;
     for (const f of v.rule.fields)
@@ -120,6 +128,11 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     replays: buildReplays(replayReads),
     clock: { last_time_ms: last, step_ms: CLOCK_STEP_MS },
     id_sequences: idSequences,
+    validations: validations
+      .flat()
+      .sort((a, b) =>
+        a.tool_name !== b.tool_name ? (a.tool_name < b.tool_name ? -1 : 1) : a.field < b.field ? -1 : 1,
+      ),
   };
   return {
     model,

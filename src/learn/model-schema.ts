@@ -122,6 +122,12 @@ export const FieldRuleSchema = z.discriminatedUnion("kind", [
       z.strictObject({ kind: z.literal("keep") }),
       z.strictObject({ kind: z.literal("omit") }),
     ]),
+    /**
+     * Present when no observation of this write sent the field but another confirmed write of the collection
+     * takes it from the request (`POST /api/items`): the field is client-settable, so a request that sends it sets
+     * it. Absent for rules the write's own observations prove (so older models read).
+     */
+    settable_by: z.string().optional(),
   }),
   z.strictObject({ kind: z.literal("id_sequence"), start: z.number().int(), step: z.number().int() }),
   z.strictObject({ kind: z.literal("uuid") }),
@@ -182,6 +188,22 @@ export const ReplaySchema = z.strictObject({
   ),
 });
 
+/**
+ * A validation failure the recording confirmed: a write whose request lacked `field` (or left it blank) was
+ * answered with this status and body, while every successful request of the endpoint sent it non-empty.
+ */
+export const ValidationRuleSchema = z.strictObject({
+  tool_name: z.string(),
+  field: z.string(),
+  /** RFC 6901 pointer into the request body (parsed JSON, or the form as an object of strings). */
+  pointer: z.string(),
+  status: z.number().int(),
+  content_type: z.string().nullable(),
+  /** The recorded answer body (parsed JSON, or text), sent as recorded. */
+  body: z.unknown(),
+  explain: z.string(),
+});
+
 export const ModelSchema = z.strictObject({
   schema_version: z.literal(MODEL_SCHEMA_VERSION),
   app_origin: z.string(),
@@ -193,6 +215,8 @@ export const ModelSchema = z.strictObject({
   clock: z.strictObject({ last_time_ms: z.number().nullable(), step_ms: z.number().int().positive() }),
   /** Next integer id per collection with integer ids (after the highest ever seen). */
   id_sequences: z.record(z.string(), z.number().int()),
+  /** Confirmed validation failures, sorted by tool name then field. Always written; optional so older models read. */
+  validations: z.array(ValidationRuleSchema).optional(),
 });
 
 /** The seed state: each collection's entities in list order. */
@@ -212,6 +236,7 @@ export type CannedResponse = z.infer<typeof CannedResponseSchema>;
 export type FieldRule = z.infer<typeof FieldRuleSchema>;
 export type WriteResponse = z.infer<typeof WriteResponseSchema>;
 export type WriteRule = z.infer<typeof WriteRuleSchema>;
+export type ValidationRule = z.infer<typeof ValidationRuleSchema>;
 export type Replay = z.infer<typeof ReplaySchema>;
 export type ReplayBody = z.infer<typeof ReplayBodySchema>;
 export type Model = z.infer<typeof ModelSchema>;

@@ -288,3 +288,93 @@ describe("nested UUID collections", () => {
     expect(createIn("x", 8)).not.toBe(card.id);
   });
 });
+
+describe("validation failures the recording confirmed", () => {
+  const invalid = { message: "title is required", field: "title" };
+  const validation = {
+    field: "title",
+    pointer: "/title",
+    status: 422,
+    content_type: "application/json; charset=utf-8",
+    body: invalid,
+    explain: "answers 422 when title is missing or blank",
+  };
+  const form = (fields: [string, string][]) => ({ body: { kind: "form" as const, fields } });
+
+  it("answers the recorded 422 to a body missing or blank in the field, before the write (state and clock untouched)", () => {
+    const model = {
+      ...boardsModel(),
+      validations: [{ tool_name: "post_boards_cards_by_board_id", ...validation }],
+    };
+    const ep = createEpisode(model, BOARDS_SEED_STATE, { episodeId: "v" });
+    const clock = ep.clock_ms;
+    for (const body of [form([["title", "  "]]), form([]), form([["status", "todo"]])]) {
+      expect(handleRequest(model, ep, req("POST", "/api/boards/A/cards", body))).toEqual({
+        status: 422,
+        headers: { "content-type": "application/json; charset=utf-8" },
+        body: json(invalid),
+        served_by: "validation",
+        rule: "post_boards_cards_by_board_id",
+      });
+    }
+    expect([ep.clock_ms, diffState(BOARDS_SEED_STATE, episodeState(ep))]).toEqual([clock, []]);
+    const ok = handleRequest(model, ep, req("POST", "/api/boards/A/cards", form([["title", "New"]])));
+    expect([ok.status, ok.served_by]).toEqual([201, "state"]);
+  });
+
+  it("answers it on a withheld endpoint too, and the 501 to a valid request", () => {
+    const model = { ...itemsModel(), validations: [{ tool_name: "post_items_archive", ...validation }] };
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "v" });
+    const bad = handleRequest(model, ep, req("POST", "/api/items/archive", { body: json({ title: "" }) }));
+    expect([bad.status, bad.body, bad.served_by]).toEqual([422, json(invalid), "validation"]);
+    const good = handleRequest(model, ep, req("POST", "/api/items/archive", { body: json({ title: "x" }) }));
+    expect([good.status, good.served_by]).toEqual([501, "withheld"]);
+    // A request with no object body is not judged: the app's answer to it was never recorded.
+    expect(handleRequest(model, ep, req("POST", "/api/items/archive")).status).toBe(501);
+  });
+});
+
+describe("a merge rule widened to a field the create sets (settable_by)", () => {
+  it("changes the field when the patch sends it and keeps it otherwise", () => {
+    const base = itemsModel();
+    const model = {
+      ...base,
+      write_rules: base.write_rules.map((w) =>
+        w.tool_name !== "patch_items_by_id"
+          ? w
+          : {
+              ...w,
+              fields: [
+                {
+                  field: "title",
+                  rule: {
+                    kind: "from_request" as const,
+                    pointer: "/title",
+                    otherwise: { kind: "keep" as const },
+                    settable_by: "POST /api/items",
+                  },
+                },
+                {
+                  field: "done",
+                  rule: {
+                    kind: "from_request" as const,
+                    pointer: "/done",
+                    otherwise: { kind: "keep" as const },
+                  },
+                },
+              ],
+            },
+      ),
+    };
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "s" });
+    const before = ITEMS_SEED_STATE.collections.items![2]!;
+    const titled = handleRequest(model, ep, req("PATCH", "/api/items/3", { body: json({ title: "x" }) }));
+    expect(titled.body).toEqual(json({ ...before, title: "x" }));
+    const done = handleRequest(
+      model,
+      ep,
+      req("PATCH", "/api/items/3", { body: json({ done: !before.done }) }),
+    );
+    expect(done.body).toEqual(json({ ...before, title: "x", done: !before.done }));
+  });
+});

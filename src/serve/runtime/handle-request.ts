@@ -1,7 +1,8 @@
 /**
  * The twin's one entry point: route a request to an endpoint and answer it
  * from the episode's state (reads and served writes), from the recording
- * (replays), or with an explanation (withheld: 501, no route: 404).
+ * (replays), with a recorded validation failure, or with an explanation
+ * (withheld: 501, no route: 404).
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
 import type { Collection, Model } from "../../learn/model-schema.js";
@@ -12,6 +13,7 @@ import { explainMiss, explainWithheld } from "./explain-miss.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
+import { validateRequest } from "./validate-request.js";
 
 const collectionIndexes = new WeakMap<Model, Map<string, Collection>>();
 
@@ -66,6 +68,9 @@ export function handleRequest(model: Model, episode: Episode, req: TwinRequest):
     return hit ? answerReplay(episode, hit.key, hit.replay) : explainMiss(model, req);
   }
   const ep = m.route.endpoint;
+  // A confirmed validation failure is answered before the write, served or withheld.
+  const invalid = validateRequest(model, ep.tool_name, req);
+  if (invalid) return invalid;
   if (ep.serving === "withheld") return explainWithheld(ep);
   if (ep.serving === "state") {
     const served = serveFromState(model, episode, req, m);

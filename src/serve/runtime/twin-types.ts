@@ -29,12 +29,15 @@ export type TwinResponseBody =
   | { kind: "base64"; text: string; content_type: string }
   | null;
 
-/** The twin's answer, with how it was produced and the rule (tool name) that produced it. */
+/**
+ * The twin's answer, with how it was produced and the rule (tool name) that produced it. `validation`: the
+ * app's recorded answer to an invalid body (model `validations`), given before any write.
+ */
 export interface TwinResponse {
   status: number;
   headers: Record<string, string>;
   body: TwinResponseBody;
-  served_by: "state" | "replay" | "withheld" | "miss";
+  served_by: "state" | "replay" | "withheld" | "miss" | "validation";
   rule: string | null;
 }
 

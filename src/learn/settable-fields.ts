@@ -1,0 +1,91 @@
+/**
+ * Generalises partial updates to fields the recording never patched. A PATCH
+ * recorded only with `done` learns `title: keep`; yet the create (or the PUT)
+ * of the same collection proves `title` is client-settable, so the real app
+ * changes it when a PATCH sends it. Such a `keep` becomes `from_request`,
+ * otherwise kept, naming the write that proves it (`settable_by`).
+ */
+import type { EndpointGroup } from "./endpoint-index.js";
+import type { FieldRule, WriteRule } from "./model-schema.js";
+import { isRedirect } from "./redirect-location.js";
+import type { WriteTarget } from "./write-targets.js";
+
+/** A served write: its endpoint, what it writes, and its rule. */
+export interface ServedWrite {
+  group: EndpointGroup;
+  target: WriteTarget;
+  rule: WriteRule;
+}
+
+type FromRequest = Extract<FieldRule, { kind: "from_request" }>;
+
+/** Rules that mean the app assigns the field: never client-settable, whatever a request says. */
+const ASSIGNED = new Set(["id_sequence", "uuid", "clock", "path_param"]);
+
+const keyOf = (pointer: string) => pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+
+/** True when a successful observation of the endpoint sent `key` in its body (and the app kept the old value). */
+function sentBy(group: EndpointGroup, key: string): boolean {
+  return group.observations.some(
+    (o) =>
+      ((o.status >= 200 && o.status < 300) || isRedirect(o.status)) &&
+      (o.request.kind === "json" || o.request.kind === "form") &&
+      o.request.value !== null &&
+      typeof o.request.value === "object" &&
+      Object.hasOwn(o.request.value as object, key),
+  );
+}
+
+/** Where each field of a collection is taken from the request, by the first write proving it (create, PUT, PATCH). */
+function settableFields(
+  writes: ServedWrite[],
+  collection: string,
+): Map<string, { by: string; rule: FromRequest }> {
+  const order = { create: 0, update: 1, patch: 2 } as Record<string, number | undefined>;
+  const sources = writes
+    .filter((w) => w.rule.collection === collection && order[w.target.endpointKind] !== undefined)
+    .sort(
+      (a, b) =>
+        order[a.target.endpointKind]! - order[b.target.endpointKind]! ||
+        (a.rule.tool_name < b.rule.tool_name ? -1 : 1),
+    );
+  const assigned = new Set(
+    writes
+      .filter((w) => w.rule.collection === collection)
+      .flatMap((w) => w.rule.fields.filter((f) => ASSIGNED.has(f.rule.kind)).map((f) => f.field)),
+  );
+  const out = new Map<string, { by: string; rule: FromRequest }>();
+  for (const w of sources)
+    for (const f of w.rule.fields)
+      if (f.rule.kind === "from_request" && f.rule.settable_by === undefined && !assigned.has(f.field))
+        if (!out.has(f.field))
+          out.set(f.field, { by: `${w.group.method} ${w.group.template}`, rule: f.rule });
+  return out;
+}
+
+/**
+ * Widens the `keep` fields of every PATCH and PUT rule that another confirmed write of the collection takes
+ * from the request; never the id field, a field the app assigns anywhere, or a field the write itself was
+ * seen to receive and ignore. Mutates the rules in place (their explain is rebuilt by the caller).
+ */
+export function widenSettable(writes: ServedWrite[]): void {
+  const byCollection = new Map<string, Map<string, { by: string; rule: FromRequest }>>();
+  for (const w of writes) {
+    if (w.target.endpointKind !== "patch" && w.target.endpointKind !== "update") continue;
+    const col = w.rule.collection;
+    if (!byCollection.has(col)) byCollection.set(col, settableFields(writes, col));
+    const settable = byCollection.get(col)!;
+    for (const f of w.rule.fields) {
+      if (f.rule.kind !== "keep" || f.field === w.target.collection.idField) continue;
+      const source = settable.get(f.field);
+      if (!source || source.by === `${w.group.method} ${w.group.template}`) continue;
+      if (sentBy(w.group, keyOf(source.rule.pointer))) continue;
+      f.rule = {
+        kind: "from_request",
+        pointer: source.rule.pointer,
+        otherwise: { kind: "keep" },
+        settable_by: source.by,
+      };
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Learns the validation failures a recording confirms: a write answered 400
+ * or 422 whose request lacked a field (or left it blank) that every
+ * successful request of the endpoint sent non-empty. The twin answers such a
+ * request with the recorded status and body, before applying the write.
+ */
+import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import type { ValidationRule } from "./model-schema.js";
+import { canned } from "./read-model.js";
+import { isRedirect } from "./redirect-location.js";
+
+/** Statuses that answer an invalid body; 401/403/404/409/413 and the like mean something else (decision). */
+const VALIDATION_STATUSES = new Set([400, 422]);
+
+type Body = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Body => v !== null && typeof v === "object" && !Array.isArray(v);
+const pointerOf = (k: string) => `/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+
+/** A request body as an object (JSON object, or the form's values), or null. */
+function bodyOf(o: Observation): Body | null {
+  if ((o.request.kind === "json" || o.request.kind === "form") && isObj(o.request.value))
+    return o.request.value;
+  return null;
+}
+
+/** Missing, null, or a string of nothing but white space. */
+export function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === "string" && v.trim() === "");
+}
+
+/** True when the JSON answer holds `name` as a key or as a whole string value (`{"field": "title"}`). */
+function names(value: unknown, name: string, depth = 0): boolean {
+  if (depth > 6) return false;
+  if (typeof value === "string") return value === name;
+  if (Array.isArray(value)) return value.some((v) => names(v, name, depth + 1));
+  if (isObj(value)) return Object.entries(value).some(([k, v]) => k === name || names(v, name, depth + 1));
+  return false;
+}
+
+/**
+ * The validation rules of one write endpoint. A failure lacking
+ * several required fields is attributed only to the one its answer names; a field whose failures answered
+ * differently gets no rule.
+ */
+export function learnValidations(group: EndpointGroup): ValidationRule[] {
+  const none: ValidationRule[] = [];
+  if (group.method === "DELETE") return none;
+  const success = group.observations.filter(
+    (o) => (o.status >= 200 && o.status < 300) || isRedirect(o.status),
+  );
+  const bodies = success.map(bodyOf);
+  if (bodies.length === 0 || bodies.some((b) => b === null)) return none;
+  const required = Object.keys(bodies[0]!).filter((k) => bodies.every((b) => !isBlank(b![k])));
+  const byField = new Map<string, Observation[]>();
+  for (const o of group.observations) {
+    const body = bodyOf(o);
+    if (!VALIDATION_STATUSES.has(o.status) || body === null) continue;
+    let lacking = required.filter((k) => isBlank(body[k]));
+    if (lacking.length > 1) {
+      const answer = o.response.kind === "json" ? o.response.value : undefined;
+      lacking = lacking.filter((k) => names(answer, k));
+    }
+    if (lacking.length !== 1) continue;
+    const list = byField.get(lacking[0]!) ?? [];
+    list.push(o);
+    byField.set(lacking[0]!, list);
+  }
+  const rules: ValidationRule[] = [];
+  for (const field of [...byField.keys()].sort()) {
+    const failures = byField.get(field)!;
+    const answers = failures.map(canned);
+    if (new Set(answers.map((a) => JSON.stringify(a))).size > 1) continue;
+    const at = failures.map((o) => `records[${o.index}]`).join(", ");
+    rules.push({
+      tool_name: group.toolName,
+      field,
+      pointer: pointerOf(field),
+      ...answers[0]!,
+      explain: `${group.method} ${group.template} answers ${answers[0]!.status} with the recorded body when the request body lacks ${JSON.stringify(field)} or leaves it blank (every successful request sent it; recorded at ${at}).`,
+    });
+  }
+  return rules;
+}
