@@ -50,6 +50,15 @@ function heldout(training: Scenario): Scenario {
         expected_status: [201],
       }),
       req("list-cards-after-create", "GET", `${LAUNCH}/cards`),
+      // Invalid creates: the training recorded one 422 (an empty title); the twin answers these as the app does.
+      req("create-card-blank", "POST", `${LAUNCH}/cards`, {
+        json: { title: "   ", status: "doing" },
+        expected_status: [422],
+      }),
+      req("create-card-untitled", "POST", `${LAUNCH}/cards`, {
+        json: { status: "todo" },
+        expected_status: [422],
+      }),
       req("patch-card", "PATCH", `${LAUNCH}/cards/04164da1-8478-46d0-b621-1d2de518a1b0`, {
         json: { status: "done" },
       }),
@@ -112,5 +121,10 @@ describe("apptwin fidelity on the boards app", () => {
     expect(report.tools.reduce((n, t) => n + t.requests, 0)).toBe(report.requests);
     // A floor, not the target: the measured score is recorded in docs/specs/fidelity/spec.md.
     expect(report.score).toBeGreaterThanOrEqual(0.5);
+    const invalid = report.results.filter((x) => x.status.expected === 422);
+    expect(invalid.map((x) => [x.request, x.served_by, x.matched])).toEqual([
+      [`POST ${LAUNCH}/cards`, "validation", true],
+      [`POST ${LAUNCH}/cards`, "validation", true],
+    ]);
   });
 });
