@@ -498,6 +498,23 @@ describe("order of overlapping records", () => {
     ]);
   });
 
+  it("confirms a request step's write by the read of a later request step, whatever its recorded duration", () => {
+    // Request steps run one after another, each awaiting its answer: the browser's timing of a 204 or a
+    // loaded machine may end the write's record after the next step's read started (a real capture did).
+    const step = (spec: RecordSpec, stepId: string): RecordSpec => ({
+      ...spec,
+      initiator: "request-step",
+      stepId,
+    });
+    const { coverage } = learnSpecs([
+      { ...list([A]), time: T0 },
+      step(patch, "patch"),
+      step(item(B, T0 + 1200), "read-patch"),
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(coverage.writes.served.map((w) => w.tool_name)).toEqual(["patch_things_by_id"]);
+  });
+
   it("falls back to record order when the records have no times", () => {
     const untimed = [list([A]), { ...patch, time: null }, item(B, 0)].map((s) => ({ ...s, time: null }));
     expect(learnSpecs(untimed).coverage.writes.served.map((w) => w.tool_name)).toEqual([

@@ -46,9 +46,23 @@ export interface WalkResult {
 const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
 
-/** True when `read` started after `write`'s answer ended (`started_at + duration_ms`), or either is untimed (record order decides). */
+/**
+ * True when `read` started after `write`'s answer ended (`started_at + duration_ms`), or either is untimed (record
+ * order decides), or both are request steps and the read's is a later step: request steps run one after another,
+ * each awaiting its answer, so that order is proof even when the browser's timing ends the write's record late.
+ */
 function readsAfter(write: Observation, read: Observation): boolean {
   if (write.time === null || read.time === null) return true;
+  const [w, r] = [write.record, read.record];
+  if (
+    w.initiator === "request-step" &&
+    r.initiator === "request-step" &&
+    w.step_id !== null &&
+    r.step_id !== null &&
+    w.step_id !== r.step_id &&
+    read.index > write.index
+  )
+    return true;
   return read.time >= write.time + (write.record.duration_ms ?? 0);
 }
 
