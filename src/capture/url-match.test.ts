@@ -54,7 +54,7 @@ describe("url matching", () => {
     const path = `/${"a".repeat(40)}!`;
     const t0 = Date.now();
     expect(() => pathPatternTest("^/(a+)+$")(`http://h${path}`)).toThrow(
-      `the pattern /^/(a+)+$/ took more than 100 ms on ${path}; it backtracks without end (nested quantifiers such as (a+)+), so simplify it`,
+      `the pattern /^/(a+)+$/ took more than 1000 ms on ${path}; it backtracks without end (nested quantifiers such as (a+)+), so simplify it`,
     );
     expect(Date.now() - t0).toBeLessThan(5000);
   });
