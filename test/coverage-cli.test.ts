@@ -64,7 +64,7 @@ describe("apptwin coverage", () => {
       "post_boards_archive_by_board_id         POST    /api/boards/{board_id}/archive     withheld  not_read_back",
     );
     expect(out).toContain(
-      "  records[9].response.status: POST /api/boards/{board_id}/cards answered 422; the twin learns from its successful observations only",
+      "  records[9].response.status: POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent",
     );
     expect(lines.at(-2)).toBe(
       "Next: Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",

@@ -50,7 +50,7 @@ describe("learning the boards app", () => {
       {
         code: "failed_write",
         message:
-          "POST /api/boards/{board_id}/cards answered 422; the twin learns from its successful observations only",
+          "POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent",
         pointer: "/records/9/response/status",
         path: "records[9].response.status",
       },

@@ -100,6 +100,10 @@ describe("learning a real capture of the items app", async () => {
     expect(patch.explain).toContain(
       "title: from the request when sent (settable: POST /api/items sets it), else kept;",
     );
+    // ...and the PATCH tool's input says so: title is a property, and a partial update requires nothing.
+    const patchInput = model.endpoints.find((e) => e.tool_name === "patch_items_by_id")!.request_schema!;
+    expect(Object.keys(patchInput["properties"] as object)).toEqual(["done", "title"]);
+    expect(patchInput["required"]).toBeUndefined();
     expect(model.validations).toEqual([]);
     expect(model.id_sequences).toEqual({ items: 8 });
   });

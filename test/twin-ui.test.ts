@@ -118,6 +118,10 @@ describe("the twin of a real items capture", () => {
     expect(stable(patched.body)).toEqual(
       stable({ ...(recorded("read-put-milk").body as object), id: 8, done: true }),
     );
+    // A PATCH of a field the recording never patched: the tool accepts it and the twin applies it.
+    const renamed = await call("patch_items_by_id", { id: 8, body: { title: "Renamed over MCP" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: 8, title: "Renamed over MCP", done: true });
     expect(await call("delete_items_by_id", { id: 8 })).toEqual({ status: 204, body: null });
     expect(await call("get_items_by_id", { id: 8 })).toEqual(recorded("read-deleted-bread"));
     expect(await call("get_items", {})).toEqual(recorded("list-after-writes"));

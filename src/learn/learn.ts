@@ -17,7 +17,7 @@ import {
   type WriteRule,
 } from "./model-schema.js";
 import { buildReplays, collectionModel } from "./read-model.js";
-import { type ServedWrite, widenSettable } from "./settable-fields.js";
+import { type ServedWrite, widenRequestSchemas, widenSettable } from "./settable-fields.js";
 import { isSignIn, signedIn } from "./sign-in.js";
 import { type WriteObservation, walkState } from "./state-walk.js";
 import { learnValidations } from "./validation-rules.js";
@@ -111,6 +111,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
       verdicts.get(g) ?? null,
       signIns.has(g),
     ),
+  );
+  widenRequestSchemas(
+    endpoints,
+    served.map((w) => w.rule),
   );
 
   let last: number | null = null;

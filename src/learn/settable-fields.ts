@@ -6,7 +6,7 @@
  * otherwise kept, naming the write that proves it (`settable_by`).
  */
 import type { EndpointGroup } from "./endpoint-index.js";
-import type { FieldRule, WriteRule } from "./model-schema.js";
+import type { Endpoint, FieldRule, WriteRule } from "./model-schema.js";
 import { isRedirect } from "./redirect-location.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -88,4 +88,44 @@ export function widenSettable(writes: ServedWrite[]): void {
       };
     }
   }
+}
+
+/**
+ * Mirrors the widening in the endpoints' request schemas, which become the
+ * MCP tools' inputs: each widened field is a property (its schema taken from
+ * the write that proves it), and a PATCH requires nothing, since any subset of
+ * its fields is a valid partial update. Otherwise a client that validates
+ * inputs would refuse `{title}` on a PATCH recorded only with `done`.
+ */
+export function widenRequestSchemas(endpoints: Endpoint[], rules: WriteRule[]): void {
+  const byTool = new Map(endpoints.map((e) => [e.tool_name, e]));
+  const byRoute = new Map(endpoints.map((e) => [`${e.method} ${e.template}`, e]));
+  for (const rule of rules) {
+    const endpoint = byTool.get(rule.tool_name);
+    const schema = endpoint?.request_schema as JsonObjectSchema | null | undefined;
+    if (!endpoint || !schema || schema.type !== "object") continue;
+    for (const f of rule.fields) {
+      if (f.rule.kind !== "from_request" || f.rule.settable_by === undefined) continue;
+      const key = keyOf(f.rule.pointer);
+      const source = byRoute.get(f.rule.settable_by)?.request_schema as JsonObjectSchema | null | undefined;
+      const property = source?.properties?.[key];
+      if (property === undefined || schema.properties?.[key] !== undefined) continue;
+      schema.properties = sortedProperties({ ...(schema.properties ?? {}), [key]: property });
+    }
+    if (endpoint.kind === "patch") delete schema.required;
+  }
+}
+
+interface JsonObjectSchema {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+
+function sortedProperties(p: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(p)
+      .sort()
+      .map((k) => [k, p[k]]),
+  );
 }

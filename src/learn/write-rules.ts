@@ -73,7 +73,7 @@ export function learnWrite(
   for (const o of failed)
     warnings.push({
       code: "failed_write",
-      message: `${group.method} ${group.template} answered ${o.status}; the twin learns from its successful observations only`,
+      message: `${group.method} ${group.template} answered ${o.status}; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent`,
       pointer: `/records/${o.index}/response/status`,
     });
   if (!target) return no(withheld("no_collection", base));
