@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { learnModel } from "../src/coverage/build-coverage.js";
 import { explainRule } from "../src/learn/explain.js";
+import { createEpisode } from "../src/serve/runtime/create-episode.js";
+import { handleRequest } from "../src/serve/runtime/handle-request.js";
 import { buildEvidence, isoAt, type RecordSpec } from "./fixtures/evidence/build-evidence.js";
 
 const T0 = Date.UTC(2026, 2, 1, 10, 0, 0);
@@ -765,5 +767,121 @@ describe("validation failures confirmed by a recorded failure", () => {
       specs({ title: "" }, { message: "title" }).map((s) => (s.status === 422 ? { ...s, status: 401 } : s)),
     );
     expect(model.validations).toEqual([]);
+  });
+});
+
+describe("generalisations that must not outrun the evidence", () => {
+  const thing = (id: number, title: string, status = "open") => ({ id, title, status });
+  const twin = (specs: RecordSpec[]) => {
+    const { model, seed } = learnSpecs(specs);
+    const ep = createEpisode(model, seed, { episodeId: "g" });
+    return (method: string, path: string, value: unknown) =>
+      handleRequest(model, ep, {
+        method,
+        path,
+        query: [],
+        headers: {},
+        body: { kind: "json", value },
+      });
+  };
+
+  it("does not blame a field the failure lacked when its answer names another field it sent", () => {
+    const { model } = learnSpecs([
+      list([thing(1, "A")]),
+      {
+        method: "POST",
+        path: "/api/things",
+        status: 201,
+        req: { title: "B", status: "open" },
+        res: thing(2, "B"),
+      },
+      {
+        method: "POST",
+        path: "/api/things",
+        status: 422,
+        req: { status: "bogus" },
+        res: { message: "status must be open or done", field: "status" },
+      },
+      list([thing(1, "A"), thing(2, "B")]),
+    ]);
+    expect(model.validations).toEqual([]);
+  });
+
+  it("on a PATCH learns a failure only from a field sent blank, and never answers it to a PATCH that leaves the field out", () => {
+    const done = thing(1, "A", "done");
+    const specs: RecordSpec[] = [
+      list([thing(1, "A")]),
+      { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: thing(2, "B") },
+      list([thing(1, "A"), thing(2, "B")]),
+      { method: "PATCH", path: "/api/things/1", status: 200, req: { status: "done" }, res: done },
+      { path: "/api/things/1", status: 200, res: done },
+      {
+        method: "PATCH",
+        path: "/api/things/1",
+        status: 422,
+        req: { status: null },
+        res: { message: "status is required", field: "status" },
+      },
+    ];
+    const { model } = learnSpecs(specs);
+    expect(
+      model.validations!.map((v) => [v.tool_name, v.field, v.status, v.only_when_sent, v.explain]),
+    ).toEqual([
+      [
+        "patch_things_by_id",
+        "status",
+        422,
+        true,
+        'PATCH /api/things/{id} answers 422 with the recorded body when the request body sends "status" null or blank (a partial update may leave it out; recorded at records[5]).',
+      ],
+    ]);
+    const send = twin(specs);
+    const renamed = send("PATCH", "/api/things/1", { title: "Z" });
+    expect([renamed.status, renamed.served_by, renamed.body]).toEqual([
+      200,
+      "state",
+      { kind: "json", value: thing(1, "Z", "done") },
+    ]);
+    expect(send("PATCH", "/api/things/1", { status: " " }).status).toBe(422);
+    // An empty PATCH refused for being empty says nothing about `status`.
+    const empty: RecordSpec = { ...specs[5]!, status: 400, req: {}, res: { error: "nothing to update" } };
+    expect(learnSpecs([...specs.slice(0, 5), empty]).model.validations).toEqual([]);
+  });
+
+  it("does not widen a field another update of the collection was seen to ignore", () => {
+    const item = (title: string, sku: string, done = false) => ({ id: 1, title, sku, done });
+    const { model } = learnSpecs([
+      list([item("A", "S1")]),
+      {
+        method: "POST",
+        path: "/api/things",
+        status: 201,
+        req: { title: "B", sku: "S2" },
+        res: { id: 2, title: "B", sku: "S2", done: false },
+      },
+      list([item("A", "S1"), { id: 2, title: "B", sku: "S2", done: false }]),
+      // The PUT sends a new sku and the app keeps the old one: sku is fixed once created.
+      {
+        method: "PUT",
+        path: "/api/things/1",
+        status: 200,
+        req: { title: "C", sku: "S9", done: false },
+        res: item("C", "S1"),
+      },
+      { path: "/api/things/1", status: 200, res: item("C", "S1") },
+      {
+        method: "PATCH",
+        path: "/api/things/1",
+        status: 200,
+        req: { done: true },
+        res: item("C", "S1", true),
+      },
+      { path: "/api/things/1", status: 200, res: item("C", "S1", true) },
+    ]);
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_things_by_id")!;
+    expect(Object.fromEntries(patch.fields.map((f) => [f.field, f.rule]))).toMatchObject({
+      title: { kind: "from_request", settable_by: "POST /api/things" },
+      sku: { kind: "keep" },
+    });
   });
 });

@@ -85,7 +85,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   const served: ServedWrite[] = [];
   for (const [g, v] of verdicts)
     if (v.rule) served.push({ group: g, target: targets.get(g.key)!, rule: v.rule });
-  widenSettable(served);
+  widenSettable(
+    served,
+    groups.flatMap((g) => (targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [])),
+  );
   for (const [g, v] of verdicts) {
     if (!v.rule) continue;
     for (const f of v.rule.fields)

@@ -201,6 +201,8 @@ export const ValidationRuleSchema = z.strictObject({
   content_type: z.string().nullable(),
   /** The recorded answer body (parsed JSON, or text), sent as recorded. */
   body: z.unknown(),
+  /** Set on a PATCH: the rule fires only when the request sends the field null or blank, never when it leaves it out. */
+  only_when_sent: z.literal(true).optional(),
   explain: z.string(),
 });
 

@@ -24,7 +24,7 @@ const ASSIGNED = new Set(["id_sequence", "uuid", "clock", "path_param"]);
 
 const keyOf = (pointer: string) => pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
 
-/** True when a successful observation of the endpoint sent `key` in its body (and the app kept the old value). */
+/** True when a successful observation of the endpoint sent `key` in its body. */
 function sentBy(group: EndpointGroup, key: string): boolean {
   return group.observations.some(
     (o) =>
@@ -63,12 +63,60 @@ function settableFields(
   return out;
 }
 
+/** A write endpoint and what it writes, served or withheld. */
+export interface TargetedWrite {
+  group: EndpointGroup;
+  target: WriteTarget;
+}
+
+/** True when a successful observation sent `key` and its answer (an entity) shows `field` with another value. */
+function answeredOtherwise(group: EndpointGroup, field: string, key: string): boolean {
+  return group.observations.some((o) => {
+    if (!((o.status >= 200 && o.status < 300) || isRedirect(o.status))) return false;
+    const sent = o.request.kind === "json" || o.request.kind === "form" ? o.request.value : null;
+    const answer = o.response.kind === "json" ? o.response.value : null;
+    if (!isObject(sent) || !Object.hasOwn(sent, key) || !isObject(answer) || !Object.hasOwn(answer, field))
+      return false;
+    // Form values are strings: compare them as text.
+    return o.request.kind === "form"
+      ? String(answer[field]) !== sent[key]
+      : JSON.stringify(answer[field]) !== JSON.stringify(sent[key]);
+  });
+}
+
+/**
+ * True when an update (PATCH or PUT) of the collection was seen to receive `key` and not take `field` from it
+ * (the app ignores it: the field is fixed once created): a served one whose rule keeps the field although it
+ * was sent, or a withheld one whose answer shows another value than the one sent.
+ */
+function ignored(
+  updates: TargetedWrite[],
+  served: ServedWrite[],
+  collection: string,
+  field: string,
+  key: string,
+): boolean {
+  return updates.some((u) => {
+    if (u.target.collection.name !== collection) return false;
+    if (u.target.endpointKind !== "patch" && u.target.endpointKind !== "update") return false;
+    const rule = served.find((w) => w.group === u.group)?.rule;
+    if (!rule) return answeredOtherwise(u.group, field, key);
+    const takes = rule.fields.some(
+      (f) => f.field === field && f.rule.kind === "from_request" && keyOf(f.rule.pointer) === key,
+    );
+    return !takes && sentBy(u.group, key);
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
 /**
  * Widens the `keep` fields of every PATCH and PUT rule that another confirmed write of the collection takes
- * from the request; never the id field, a field the app assigns anywhere, or a field the write itself was
- * seen to receive and ignore. Mutates the rules in place (their explain is rebuilt by the caller).
+ * from the request; never the id field, a field the app assigns anywhere, or a field an update of the
+ * collection (of `all` the writes, served or withheld) sent without being proven to take it. Mutates the rules in place (their explain is rebuilt by the caller).
  */
-export function widenSettable(writes: ServedWrite[]): void {
+export function widenSettable(writes: ServedWrite[], all: TargetedWrite[]): void {
   const byCollection = new Map<string, Map<string, { by: string; rule: FromRequest }>>();
   for (const w of writes) {
     if (w.target.endpointKind !== "patch" && w.target.endpointKind !== "update") continue;
@@ -79,7 +127,7 @@ export function widenSettable(writes: ServedWrite[]): void {
       if (f.rule.kind !== "keep" || f.field === w.target.collection.idField) continue;
       const source = settable.get(f.field);
       if (!source || source.by === `${w.group.method} ${w.group.template}`) continue;
-      if (sentBy(w.group, keyOf(source.rule.pointer))) continue;
+      if (ignored(all, writes, col, f.field, keyOf(source.rule.pointer))) continue;
       f.rule = {
         kind: "from_request",
         pointer: source.rule.pointer,

@@ -40,8 +40,9 @@ function names(value: unknown, name: string, depth = 0): boolean {
 
 /**
  * The validation rules of one write endpoint. A failure lacking
- * several required fields is attributed only to the one its answer names; a field whose failures answered
- * differently gets no rule.
+ * several required fields is attributed only to the one its answer names, and never to one when its answer
+ * names another field it sent; a PATCH's only to a field it sent null or blank; a field whose failures
+ * answered differently gets no rule.
  */
 export function learnValidations(group: EndpointGroup): ValidationRule[] {
   const none: ValidationRule[] = [];
@@ -52,16 +53,19 @@ export function learnValidations(group: EndpointGroup): ValidationRule[] {
   const bodies = success.map(bodyOf);
   if (bodies.length === 0 || bodies.some((b) => b === null)) return none;
   const required = Object.keys(bodies[0]!).filter((k) => bodies.every((b) => !isBlank(b![k])));
+  // A PATCH may leave any field out: only a field it sent null or blank can be what the app refused.
+  const partial = group.method === "PATCH";
   const byField = new Map<string, Observation[]>();
   for (const o of group.observations) {
     const body = bodyOf(o);
     if (!VALIDATION_STATUSES.has(o.status) || body === null) continue;
-    let lacking = required.filter((k) => isBlank(body[k]));
-    if (lacking.length > 1) {
-      const answer = o.response.kind === "json" ? o.response.value : undefined;
-      lacking = lacking.filter((k) => names(answer, k));
-    }
+    let lacking = required.filter((k) => isBlank(body[k]) && (!partial || Object.hasOwn(body, k)));
+    const answer = o.response.kind === "json" ? o.response.value : undefined;
+    if (lacking.length > 1) lacking = lacking.filter((k) => names(answer, k));
     if (lacking.length !== 1) continue;
+    // An answer naming another field the request sent, and not this one, blames that field (`{field: "status"}`).
+    const blamed = Object.keys(body).some((k) => k !== lacking[0] && names(answer, k));
+    if (blamed && !names(answer, lacking[0]!)) continue;
     const list = byField.get(lacking[0]!) ?? [];
     list.push(o);
     byField.set(lacking[0]!, list);
@@ -72,12 +76,16 @@ export function learnValidations(group: EndpointGroup): ValidationRule[] {
     const answers = failures.map(canned);
     if (new Set(answers.map((a) => JSON.stringify(a))).size > 1) continue;
     const at = failures.map((o) => `records[${o.index}]`).join(", ");
+    const head = `${group.method} ${group.template} answers ${answers[0]!.status} with the recorded body when the request body`;
     rules.push({
       tool_name: group.toolName,
       field,
       pointer: pointerOf(field),
       ...answers[0]!,
-      explain: `${group.method} ${group.template} answers ${answers[0]!.status} with the recorded body when the request body lacks ${JSON.stringify(field)} or leaves it blank (every successful request sent it; recorded at ${at}).`,
+      ...(partial ? { only_when_sent: true } : {}),
+      explain: partial
+        ? `${head} sends ${JSON.stringify(field)} null or blank (a partial update may leave it out; recorded at ${at}).`
+        : `${head} lacks ${JSON.stringify(field)} or leaves it blank (every successful request sent it; recorded at ${at}).`,
     });
   }
   return rules;

@@ -30,7 +30,10 @@ export function validateRequest(model: Model, tool: string, req: TwinRequest): T
   const body = bodyObject(req.body);
   // Only an object body was ever recorded failing; the app's answer to anything else is unknown.
   if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
-  const rule = rules.find((r) => blank(readPointer(body, r.pointer)));
+  const rule = rules.find((r) => {
+    const v = readPointer(body, r.pointer);
+    return blank(v) && !(r.only_when_sent && v === undefined);
+  });
   if (!rule) return null;
   const contentType = rule.content_type ?? "application/json";
   const isJson = /json/i.test(contentType) || typeof rule.body !== "string";
