@@ -848,6 +848,20 @@ describe("generalisations that must not outrun the evidence", () => {
     expect(learnSpecs([...specs.slice(0, 5), empty]).model.validations).toEqual([]);
   });
 
+  it("never learns an unredacted JWT under an unusual name as a constant from one create", () => {
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIyIn0.c2lnbmF0dXJl";
+    const made = { id: 2, title: "B", access: jwt };
+    const { model, coverage } = learnSpecs([
+      list([{ id: 1, title: "A", access: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.b3RoZXJzaWc" }]),
+      { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: made },
+      list([{ id: 1, title: "A", access: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.b3RoZXJzaWc" }, made]),
+    ]);
+    expect(model.write_rules).toEqual([]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.closable])).toEqual([
+      ["post_things", "unexplained_field", false],
+    ]);
+  });
+
   it("does not widen a field another update of the collection was seen to ignore", () => {
     const item = (title: string, sku: string, done = false) => ({ id: 1, title, sku, done });
     const { model } = learnSpecs([
