@@ -362,6 +362,21 @@ describe("sign-in", () => {
     ]);
   });
 
+  it("is not a sign-in when the only redacted field of the answer is a password (a user created with one)", () => {
+    const signUp: RecordSpec = {
+      method: "POST",
+      path: "/api/users",
+      status: 201,
+      req: { email: "b@example.test", password: "[REDACTED:field:password]" },
+      res: { id: 5, email: "b@example.test", password_hash: "[REDACTED:field:password_hash]" },
+    };
+    const { coverage } = learnSpecs([signUp]);
+    expect(coverage.sign_in).toEqual([]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["post_users", "no_collection"],
+    ]);
+  });
+
   it("is not a sign-in when the answer hands back no session: the write stays withheld", () => {
     expect(withheldOf([login(200, { ok: true })]).map((w) => w.slice(0, 2))).toEqual([
       ["post_session", "no_collection"],

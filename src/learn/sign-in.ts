@@ -8,7 +8,8 @@
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 
 const CREDENTIAL_MARKER = /^\[REDACTED:(field|secret):[^\]]*\]$/;
-const TOKEN_MARKER = /^\[REDACTED:field:[^\]]*\]$/;
+/** A redacted field of the answer that can hold a session: a token, not a password (a user created with one echoes its hash). */
+const TOKEN_MARKER = /^\[REDACTED:field:(?![^\]]*(pass|pwd))[^\]]*\]$/i;
 
 /** The sentence a sign-in endpoint is explained by. */
 export function explainSignIn(g: EndpointGroup): string {
