@@ -6,6 +6,7 @@
 import type { Collection, Entity } from "../../learn/model-schema.js";
 import { findEntityIndex } from "./entity-index.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
+import { recordedAnswer } from "./recorded-answer.js";
 import type { TwinResponse } from "./twin-types.js";
 
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -87,17 +88,7 @@ export function notFound(c: Collection, rule: string): TwinResponse {
       rule,
     };
   }
-  const contentType = nf.content_type ?? "application/json";
-  const isJson = /json/i.test(contentType) || typeof nf.body !== "string";
-  return {
-    status: nf.status,
-    headers: { "content-type": contentType },
-    body: isJson
-      ? { kind: "json", value: structuredClone(nf.body) }
-      : { kind: "text", text: String(nf.body), content_type: contentType },
-    served_by: "state",
-    rule,
-  };
+  return recordedAnswer(nf, "state", rule);
 }
 
 /** Position of the entity a path names (by id, inside its parent for nested collections), or -1. */

@@ -7,6 +7,7 @@
 import type { Model, ValidationRule } from "../../learn/model-schema.js";
 import { bodyObject } from "./field-rules.js";
 import { readPointer } from "./json-text.js";
+import { recordedAnswer } from "./recorded-answer.js";
 import type { TwinRequest, TwinResponse } from "./twin-types.js";
 
 const rulesByTool = new WeakMap<Model, Map<string, ValidationRule[]>>();
@@ -35,15 +36,5 @@ export function validateRequest(model: Model, tool: string, req: TwinRequest): T
     return blank(v) && !(r.only_when_sent && v === undefined);
   });
   if (!rule) return null;
-  const contentType = rule.content_type ?? "application/json";
-  const isJson = /json/i.test(contentType) || typeof rule.body !== "string";
-  return {
-    status: rule.status,
-    headers: { "content-type": contentType },
-    body: isJson
-      ? { kind: "json", value: structuredClone(rule.body) }
-      : { kind: "text", text: String(rule.body), content_type: contentType },
-    served_by: "validation",
-    rule: tool,
-  };
+  return recordedAnswer(rule, "validation", tool);
 }
