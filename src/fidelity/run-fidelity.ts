@@ -44,13 +44,7 @@ export const NO_ROUTE = "(no route)";
 /** Every value the real request carried (path segments, query and form values, JSON leaves), as text. */
 function sentValues(rec: ApiRecord): Set<string> {
   const out = new Set<string>();
-  for (const seg of new URL(rec.record.request.url).pathname.split("/")) {
-    try {
-      out.add(decodeURIComponent(seg));
-    } catch {
-      out.add(seg);
-    }
-  }
+  for (const seg of rec.segments) out.add(seg);
   for (const [, v] of rec.query) out.add(v);
   const walk = (v: unknown, depth: number): void => {
     if (depth > 16) return;

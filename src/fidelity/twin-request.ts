@@ -5,16 +5,9 @@
  */
 import type { ApiRecord } from "../learn/api-records.js";
 import type { TwinRequest, TwinRequestBody } from "../serve/runtime/index.js";
+import { safeDecode } from "../util/safe-decode.js";
 import type { IdMap } from "./id-map.js";
 import { isIdKey } from "./id-map.js";
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 function body(rec: ApiRecord, ids: IdMap): TwinRequestBody {
   const raw = rec.record.request.body;

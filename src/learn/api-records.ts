@@ -5,6 +5,7 @@
  * truncated and non-JSON API answers become warnings, never crashes.
  */
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
+import { safeDecode } from "../util/safe-decode.js";
 import { isRedactionMarker } from "./value-kinds.js";
 
 /** A parsed body: JSON, a url-encoded form (object of strings), none, or something learning cannot read. */
@@ -159,14 +160,6 @@ export function selectApiRecords(evidence: Evidence): {
     });
   });
   return { api, assets, ignored, warnings };
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function escapePointer(key: string): string {

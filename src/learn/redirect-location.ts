@@ -4,6 +4,8 @@
  * app's own origin dropped (the twin answers on its own), and the written
  * entity's id as `{<id field>}`.
  */
+
+import { safeDecode } from "../util/safe-decode.js";
 import type { Observation } from "./endpoint-index.js";
 import type { Entity } from "./model-schema.js";
 
@@ -51,12 +53,4 @@ export function locationTemplate(o: Observation, entity: Entity | null, idField:
   const [p, q] = path.split("?") as [string, string | undefined];
   const segments = p.split("/").map((s) => (s !== "" && safeDecode(s) === String(id) ? `{${idField}}` : s));
   return segments.join("/") + (q === undefined ? "" : `?${q}`);
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }

@@ -4,6 +4,7 @@
  * first), and find the nearest route for a miss. Compiled once per Model.
  */
 import type { Endpoint, Model } from "../../learn/model-schema.js";
+import { safeDecode } from "../../util/safe-decode.js";
 
 /** One compiled endpoint: its segments (null for a parameter) and parameter names. */
 export interface Route {
@@ -52,14 +53,6 @@ export function routeTable(model: Model): Route[] {
   return table;
 }
 
-function decode(seg: string): string {
-  try {
-    return decodeURIComponent(seg);
-  } catch {
-    return seg;
-  }
-}
-
 /** Compares two candidate routes: the one with a literal at the first differing place wins. */
 function moreSpecific(a: Route, b: Route): boolean {
   for (let i = 0; i < a.segments.length; i++) {
@@ -77,14 +70,14 @@ export function matchRoute(model: Model, method: string, path: string): RouteMat
   let best: Route | null = null;
   for (const route of routeTable(model)) {
     if (route.endpoint.method !== want || route.segments.length !== segs.length) continue;
-    const ok = route.segments.every((lit, i) => lit === null || lit === decode(segs[i]!));
+    const ok = route.segments.every((lit, i) => lit === null || lit === safeDecode(segs[i]!));
     if (ok && (best === null || moreSpecific(route, best))) best = route;
   }
   if (!best) return null;
   const params: Record<string, string> = {};
   let p = 0;
   best.segments.forEach((lit, i) => {
-    if (lit === null) params[best.params[p++]!] = decode(segs[i]!);
+    if (lit === null) params[best.params[p++]!] = safeDecode(segs[i]!);
   });
   return { route: best, params };
 }
@@ -107,7 +100,7 @@ function segmentDistance(req: string[], tpl: (string | null)[]): number {
 /** The nearest route to a missed request: same method first, then fewest segment edits, then label order. */
 export function nearestRoute(model: Model, method: string, path: string): Route | null {
   const want = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-  const segs = pathSegments(path).map(decode);
+  const segs = pathSegments(path).map(safeDecode);
   let best: { route: Route; key: [number, number] } | null = null;
   for (const route of routeTable(model)) {
     const key: [number, number] = [
