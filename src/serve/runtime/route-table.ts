@@ -66,18 +66,18 @@ function moreSpecific(a: Route, b: Route): boolean {
 /** Finds the endpoint serving `method path`, or null. HEAD matches GET routes. */
 export function matchRoute(model: Model, method: string, path: string): RouteMatch | null {
   const want = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-  const segs = pathSegments(path);
+  const segs = pathSegments(path).map(safeDecode);
   let best: Route | null = null;
   for (const route of routeTable(model)) {
     if (route.endpoint.method !== want || route.segments.length !== segs.length) continue;
-    const ok = route.segments.every((lit, i) => lit === null || lit === safeDecode(segs[i]!));
+    const ok = route.segments.every((lit, i) => lit === null || lit === segs[i]);
     if (ok && (best === null || moreSpecific(route, best))) best = route;
   }
   if (!best) return null;
   const params: Record<string, string> = {};
   let p = 0;
   best.segments.forEach((lit, i) => {
-    if (lit === null) params[best.params[p++]!] = safeDecode(segs[i]!);
+    if (lit === null) params[best.params[p++]!] = segs[i]!;
   });
   return { route: best, params };
 }
