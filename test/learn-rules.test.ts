@@ -99,6 +99,28 @@ describe("write rules", () => {
     });
   });
 
+  it("learns from_request for body keys holding '%', '/' and '~' (pointers are RFC 6901, never URI-decoded)", () => {
+    const keys = { "100%": "y", "a%20b": "z", "a/b~c": "w" };
+    const fields = fieldsOf(
+      [
+        list([{ id: 1, title: "A", "100%": "x", "a%20b": "x", "a/b~c": "x" }]),
+        { method: "POST", path: "/api/things", status: 201, req: { ...keys }, res: { id: 2, ...keys } },
+        list([
+          { id: 1, title: "A", "100%": "x", "a%20b": "x", "a/b~c": "x" },
+          { id: 2, ...keys },
+        ]),
+      ],
+      "post_things",
+    );
+    expect(fields["100%"]).toEqual({ kind: "from_request", pointer: "/100%", otherwise: { kind: "omit" } });
+    expect(fields["a%20b"]).toEqual({ kind: "from_request", pointer: "/a%20b", otherwise: { kind: "omit" } });
+    expect(fields["a/b~c"]).toEqual({
+      kind: "from_request",
+      pointer: "/a~1b~0c",
+      otherwise: { kind: "omit" },
+    });
+  });
+
   it("learns keep and epoch-ms clocks on a patch, confirmed by an item read", () => {
     const before = { id: 1, title: "A", done: false, touched: T0 - 86_400_000 };
     const after = { ...before, done: true, touched: T0 + 2000 };

@@ -5,6 +5,7 @@
  * next thing to do.
  */
 import type { Evidence } from "../evidence/evidence-schema.js";
+import { unescapePointerToken } from "../learn/json-pointer.js";
 import { type Learned, learn } from "../learn/learn.js";
 import type { Model, SeedState, WithheldReason } from "../learn/model-schema.js";
 import { COVERAGE_SCHEMA_VERSION, type Coverage, type CoverageWarning } from "./coverage-schema.js";
@@ -35,7 +36,7 @@ export function pointerToPath(pointer: string): string {
   return pointer
     .split("/")
     .slice(1)
-    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map(unescapePointerToken)
     .reduce(
       (acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc === "" ? part : `${acc}.${part}`),
       "",

@@ -6,6 +6,7 @@
  */
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
 import { safeDecode } from "../util/safe-decode.js";
+import { escapePointerToken } from "./json-pointer.js";
 import { isRedactionMarker } from "./value-kinds.js";
 
 /** A parsed body: JSON, a url-encoded form (object of strings), none, or something learning cannot read. */
@@ -162,10 +163,6 @@ export function selectApiRecords(evidence: Evidence): {
   return { api, assets, ignored, warnings };
 }
 
-function escapePointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 /** Notes every redacted field (one warning per field) so nothing is learned from a marker silently. */
 function noteMarkers(
   value: unknown,
@@ -177,7 +174,7 @@ function noteMarkers(
 ): void {
   if (depth > 3 || value === null || typeof value !== "object" || Array.isArray(value)) return;
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const p = `${pointer}/${escapePointer(k)}`;
+    const p = `${pointer}/${escapePointerToken(k)}`;
     if (isRedactionMarker(v)) {
       if (seen.has(scope + k)) continue;
       seen.add(scope + k);

@@ -7,6 +7,7 @@
  */
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import { escapePointerToken } from "./json-pointer.js";
 import type { Entity, Envelope, ItemEnvelope } from "./model-schema.js";
 import { isUuid, singular, snake } from "./value-kinds.js";
 
@@ -112,7 +113,7 @@ function missingIdWarning(
         {
           code: "missing_id",
           message: `an entity of ${name} has no id field "${idField}"; the twin leaves it out of the seed state`,
-          pointer: `/records/${o.index}/response/body${key === null ? "" : `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`}/${at}`,
+          pointer: `/records/${o.index}/response/body${key === null ? "" : `/${escapePointerToken(key)}`}/${at}`,
         },
       ];
   }

@@ -2,6 +2,7 @@
  * One plain sentence per learned rule, for people and agents reading a model
  * or a coverage report. Texts are part of the API: tests assert them.
  */
+import { keyOfPointer } from "./json-pointer.js";
 import type { Collection, FieldRule, WriteRule } from "./model-schema.js";
 import { singular } from "./value-kinds.js";
 
@@ -12,7 +13,7 @@ export function explainRule(rule: FieldRule, field?: string): string {
   switch (rule.kind) {
     case "from_request": {
       if (rule.settable_by !== undefined) {
-        const key = rule.pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+        const key = keyOfPointer(rule.pointer);
         const at = key === field ? "" : ` at ${rule.pointer}`;
         return `from the request${at} when sent (settable: ${rule.settable_by} sets it), else kept`;
       }

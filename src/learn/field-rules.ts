@@ -4,6 +4,7 @@
  * a fresh UUID, the clock, the old value, a copy of another field, or a
  * constant. A field no rule explains makes the write withheld.
  */
+import { keyOfPointer, pointerOf } from "./json-pointer.js";
 import type { Entity, FieldRule } from "./model-schema.js";
 import {
   isRedactionMarker,
@@ -55,7 +56,6 @@ type Cands = Map<string, FieldRule>;
 const json = (v: unknown) => JSON.stringify(v);
 const same = (a: unknown, b: unknown, loose: boolean) =>
   loose && (typeof a !== "object" || a === null) ? String(a) === String(b) : json(a) === json(b);
-const pointerOf = (k: string) => `/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
 
 /** Every rule that explains field `f` in one observation, keyed by a signature; `untimed` when a time changed without request times. */
 export function candidates(
@@ -132,7 +132,7 @@ export function combineField(f: string, contexts: FieldContext[], windowMs: numb
       if (per.every((p) => p?.cands.has(sig))) valid.push(rule);
       continue;
     }
-    const key = decodeURIComponent(rule.pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~"));
+    const key = keyOfPointer(rule.pointer);
     const absent: ({ cands: Cands } | null)[] = [];
     let present = 0;
     let holds = true;

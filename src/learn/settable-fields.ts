@@ -6,6 +6,7 @@
  * otherwise kept, naming the write that proves it (`settable_by`).
  */
 import type { EndpointGroup } from "./endpoint-index.js";
+import { keyOfPointer } from "./json-pointer.js";
 import type { Endpoint, FieldRule, WriteRule } from "./model-schema.js";
 import { isRedirect } from "./redirect-location.js";
 import type { WriteTarget } from "./write-targets.js";
@@ -21,8 +22,6 @@ type FromRequest = Extract<FieldRule, { kind: "from_request" }>;
 
 /** Rules that mean the app assigns the field: never client-settable, whatever a request says. */
 const ASSIGNED = new Set(["id_sequence", "uuid", "clock", "path_param"]);
-
-const keyOf = (pointer: string) => pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
 
 /** True when a successful observation of the endpoint sent `key` in its body. */
 function sentBy(group: EndpointGroup, key: string): boolean {
@@ -102,7 +101,7 @@ function ignored(
     const rule = served.find((w) => w.group === u.group)?.rule;
     if (!rule) return answeredOtherwise(u.group, field, key);
     const takes = rule.fields.some(
-      (f) => f.field === field && f.rule.kind === "from_request" && keyOf(f.rule.pointer) === key,
+      (f) => f.field === field && f.rule.kind === "from_request" && keyOfPointer(f.rule.pointer) === key,
     );
     return !takes && sentBy(u.group, key);
   });
@@ -127,7 +126,7 @@ export function widenSettable(writes: ServedWrite[], all: TargetedWrite[]): void
       if (f.rule.kind !== "keep" || f.field === w.target.collection.idField) continue;
       const source = settable.get(f.field);
       if (!source || source.by === `${w.group.method} ${w.group.template}`) continue;
-      if (ignored(all, writes, col, f.field, keyOf(source.rule.pointer))) continue;
+      if (ignored(all, writes, col, f.field, keyOfPointer(source.rule.pointer))) continue;
       f.rule = {
         kind: "from_request",
         pointer: source.rule.pointer,
@@ -154,7 +153,7 @@ export function widenRequestSchemas(endpoints: Endpoint[], rules: WriteRule[]): 
     if (!endpoint || !schema || schema.type !== "object") continue;
     for (const f of rule.fields) {
       if (f.rule.kind !== "from_request" || f.rule.settable_by === undefined) continue;
-      const key = keyOf(f.rule.pointer);
+      const key = keyOfPointer(f.rule.pointer);
       const source = byRoute.get(f.rule.settable_by)?.request_schema as JsonObjectSchema | null | undefined;
       const property = source?.properties?.[key];
       if (property === undefined || schema.properties?.[key] !== undefined) continue;

@@ -5,6 +5,7 @@
  * request with the recorded status and body, before applying the write.
  */
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import { pointerOf } from "./json-pointer.js";
 import type { ValidationRule } from "./model-schema.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
@@ -15,7 +16,6 @@ const VALIDATION_STATUSES = new Set([400, 422]);
 type Body = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Body => v !== null && typeof v === "object" && !Array.isArray(v);
-const pointerOf = (k: string) => `/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
 
 /** A request body as an object (JSON object, or the form's values), or null. */
 function bodyOf(o: Observation): Body | null {

@@ -2,6 +2,7 @@
  * Small value helpers the runtime shares: RFC 6901 pointers, and how a
  * query-string value compares with a JSON field value.
  */
+import { unescapePointerToken } from "../../learn/json-pointer.js";
 
 /** Reads an RFC 6901 pointer (`/a/0/b`) from a value; undefined when absent. */
 export function readPointer(value: unknown, pointer: string): unknown {
@@ -9,7 +10,7 @@ export function readPointer(value: unknown, pointer: string): unknown {
   if (!pointer.startsWith("/")) return undefined;
   let cur: unknown = value;
   for (const raw of pointer.slice(1).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const key = unescapePointerToken(raw);
     if (cur === null || typeof cur !== "object") return undefined;
     if (Array.isArray(cur)) {
       if (!/^(0|[1-9]\d*)$/.test(key)) return undefined;

@@ -1,0 +1,25 @@
+/**
+ * RFC 6901 pointer tokens, the one spelling learn, coverage and serve share
+ * for a body key in a pointer: `~` is `~0`, `/` is `~1`, nothing else is
+ * escaped (a pointer is never URI-decoded).
+ */
+
+/** Escapes one key into a pointer token: `a/b~c` → `a~1b~0c`. */
+export function escapePointerToken(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Unescapes one pointer token back into its key: `a~1b~0c` → `a/b~c`. */
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** The pointer to one top-level key: `title` → `/title`. */
+export function pointerOf(key: string): string {
+  return `/${escapePointerToken(key)}`;
+}
+
+/** The top-level key a one-token pointer names: `/a~1b` → `a/b`. */
+export function keyOfPointer(pointer: string): string {
+  return unescapePointerToken(pointer.slice(1));
+}
