@@ -647,6 +647,13 @@ describe("post-redirect-get", () => {
     ]);
   });
 
+  it("reads a Location id that is not valid percent-encoding as it is (no read shows it), never crashing learning", () => {
+    const { coverage } = learnSpecs([list([A]), formCreate("/api/things/2%"), list([A, B])]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["post_things", "not_read_back"],
+    ]);
+  });
+
   it("judges an update answered 302 by its read-back", () => {
     const { model } = learnSpecs([
       list([A]),

@@ -39,7 +39,7 @@ export function redirectedId(o: Observation): string | null {
   if (path === null || path.includes("?")) return null;
   const own = `/${o.segments.map(encodeURIComponent).join("/")}/`;
   const rest = path.startsWith(own) ? path.slice(own.length) : "";
-  return rest !== "" && !rest.includes("/") ? decodeURIComponent(rest) : null;
+  return rest !== "" && !rest.includes("/") ? safeDecode(rest) : null;
 }
 
 /** The Location template of a redirected write: the local path with the entity's id as `{<idField>}`, else the Location as recorded. */
