@@ -5,6 +5,7 @@
  * the same token sent later in, say, `x-csrf-token` is redacted too.
  */
 
+import { safeDecode } from "../util/safe-decode.js";
 import { isCredentialName } from "./credential-name.js";
 import type { Header } from "./evidence-schema.js";
 import type { RedactContext } from "./redact-context.js";
@@ -13,14 +14,6 @@ import type { RedactContext } from "./redact-context.js";
 export const COOKIE_MARKER = "[REDACTED:header:cookie]";
 
 const AUTH_HEADERS = new Set(["authorization", "proxy-authorization"]);
-
-function decodeCookieValue(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
 
 /** Cookie pairs of a Cookie header, or of the first segment of each Set-Cookie line. */
 function cookiePairs(name: string, value: string): { name: string; value: string }[] {
@@ -55,7 +48,7 @@ export function learnHeaders(headers: Header[], learn: (value: string, marker: s
     } else if (lower === "cookie" || lower === "set-cookie") {
       for (const c of cookiePairs(lower, h.value)) {
         learn(c.value, COOKIE_MARKER);
-        learn(decodeCookieValue(c.value), COOKIE_MARKER);
+        learn(safeDecode(c.value), COOKIE_MARKER);
       }
     } else if (isCustomCredentialHeader(lower)) {
       learn(h.value, `[REDACTED:header:${lower}]`);

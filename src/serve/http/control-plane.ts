@@ -4,6 +4,7 @@
  * health, and the routes the twin serves.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { safeDecode } from "../../util/safe-decode.js";
 import { EPISODE_ID, type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.js";
 import { routeLabels } from "../runtime/explain-miss.js";
 import type { Episode } from "../runtime/twin-types.js";
@@ -108,12 +109,8 @@ export async function handleControl(
   }
   const m = /^episodes\/([^/]+)\/(reset|state|diff)$/.exec(rest);
   if (m) {
-    let id = m[1]!;
-    try {
-      id = decodeURIComponent(id);
-    } catch {
-      // A malformed escape names no episode; it is reported as unknown below.
-    }
+    // A malformed escape names no episode; it is reported as unknown below.
+    const id = safeDecode(m[1]!);
     const episode = registry.get(id);
     if (!episode) return sendJson(req, res, 404, unknownEpisode(registry, id));
     if (m[2] === "reset" && method === "POST") {
