@@ -44,8 +44,3 @@ export function isSignIn(g: EndpointGroup): boolean {
   const success = g.observations.filter(signedIn);
   return success.length > 0 && success.every((o) => sentCredentials(o) && gaveSession(o));
 }
-
-/** The observations a sign-in replays: its successful answers (a failed attempt is not the app's answer to a valid sign-in). */
-export function signInReplays(g: EndpointGroup): Observation[] {
-  return g.observations.filter(signedIn);
-}
