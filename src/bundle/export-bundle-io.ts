@@ -3,11 +3,11 @@
  * both write the same bytes): read the evidence files, build, write the
  * bundle atomically, optionally pack it beside itself, and summarise.
  */
-import { lstat, readdir, stat } from "node:fs/promises";
+import { lstat, readdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { FileError } from "../errors/user-error.js";
 import { readEvidence } from "../evidence/evidence-io.js";
-import { assertDestinationFree } from "../util/atomic-write.js";
+import { assertDestinationFree, assertOutFolder } from "../util/atomic-write.js";
 import { buildBundle } from "./build-bundle.js";
 import { writeBundle, writePack } from "./bundle-io.js";
 import { packTgz } from "./pack-tgz.js";
@@ -42,9 +42,7 @@ export async function exportBundle(opts: {
   const force = opts.force ?? false;
   const pack = opts.pack ? join(dirname(out), `${basename(out)}.tgz`) : undefined;
   // Refuse before writing anything, so a refused pack never leaves a bundle behind.
-  const parent = await stat(dirname(out)).catch(() => null);
-  if (!parent?.isDirectory())
-    throw new FileError("out_parent_missing", `${dirname(out)}: no such folder for --out; create it first`);
+  await assertOutFolder(out);
   if (force) await assertReplaceableBundle(out);
   const tgz = pack === undefined ? undefined : packTgz(basename(out), built.files);
   if (pack !== undefined) await assertDestinationFree(pack, { force });

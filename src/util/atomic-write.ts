@@ -48,6 +48,13 @@ export async function assertDestinationFree(dest: string, opts: { force: boolean
   if (exists) throw destinationExistsError(dest);
 }
 
+/** Throws `out_parent_missing` unless the folder `dest` would be written into exists. */
+export async function assertOutFolder(dest: string): Promise<void> {
+  const parent = await stat(dirname(dest)).catch(() => null);
+  if (!parent?.isDirectory())
+    throw new FileError("out_parent_missing", `${dirname(dest)}: no such folder for --out; create it first`);
+}
+
 /**
  * Checks a file destination before any work is done (a capture's writes reach
  * the app, so a bad --out must be refused first): its folder exists, it is not
@@ -57,9 +64,7 @@ export async function assertFileDestination(
   dest: string,
   opts: { force: boolean; example?: string },
 ): Promise<void> {
-  const parent = await stat(dirname(dest)).catch(() => null);
-  if (!parent?.isDirectory())
-    throw new FileError("out_parent_missing", `${dirname(dest)}: no such folder for --out; create it first`);
+  await assertOutFolder(dest);
   if ((await stat(dest).catch(() => null))?.isDirectory())
     throw new FileError(
       "destination_is_directory",
