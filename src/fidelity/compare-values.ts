@@ -4,7 +4,7 @@
  * a redaction marker in the recording matches anything, and an id the real
  * app assigned matches the id the twin assigned to the same create.
  */
-import { isRedactionMarker, readTime } from "../learn/value-kinds.js";
+import { isObject, isRedactionMarker, readTime } from "../learn/value-kinds.js";
 import type { IdMap } from "./id-map.js";
 
 /** One place where the twin's answer differs from the recorded one. */
@@ -48,7 +48,7 @@ export function compareValues(
     for (let i = 0; i < n; i++) compareValues(expected[i], got[i], child(path, i), ids, out, limit);
     return;
   }
-  if (isPlainObject(expected) && isPlainObject(got)) {
+  if (isObject(expected) && isObject(got)) {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(got)])].sort();
     for (const k of keys) {
       const inE = Object.hasOwn(expected, k);
@@ -64,8 +64,4 @@ export function compareValues(
     return;
   }
   out.push({ field: path, expected, got });
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

@@ -8,8 +8,7 @@
 import type { Observation } from "./endpoint-index.js";
 import type { Entity } from "./model-schema.js";
 import type { WriteObservation } from "./state-walk.js";
-
-const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
+import { isObject } from "./value-kinds.js";
 
 /** What a write should leave in its entity: the answer's fields, then the request body's (form values compared loosely). */
 export function writeExpectations(
@@ -20,7 +19,7 @@ export function writeExpectations(
   if (answered) for (const [k, v] of Object.entries(answered)) out.set(k, { value: v, loose: false });
   if (o.request.kind === "form")
     for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: true });
-  if (o.request.kind === "json" && isObj(o.request.value))
+  if (o.request.kind === "json" && isObject(o.request.value))
     for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: false });
   return out;
 }

@@ -5,7 +5,7 @@
  * field that is neither makes the write withheld as `unexplained_field`.
  */
 import type { Entity, WriteResponse } from "./model-schema.js";
-import { looksRandom, type TokenShape, tokenShape } from "./value-kinds.js";
+import { isObject, looksRandom, type TokenShape, tokenShape } from "./value-kinds.js";
 
 /** One observation's answer and the entity it is about. */
 export interface AnswerCase {
@@ -16,11 +16,10 @@ export interface AnswerCase {
   request?: Record<string, unknown> | null;
 }
 
-const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
 const json = (v: unknown) => JSON.stringify(v);
 
 function isEntityAnswer(body: unknown, entity: Entity): boolean {
-  if (!isObj(body)) return false;
+  if (!isObject(body)) return false;
   const keys = Object.keys(body);
   return (
     keys.length === Object.keys(entity).length &&
@@ -35,16 +34,16 @@ export function learnResponse(
   if (cases.every((c) => c.body === undefined)) return { ok: true, response: { kind: "empty" } };
   if (cases.every((c) => isEntityAnswer(c.body, c.entity))) return { ok: true, response: { kind: "entity" } };
   const first = cases[0]!.body;
-  if (isObj(first) && Object.keys(first).length === 1) {
+  if (isObject(first) && Object.keys(first).length === 1) {
     const key = Object.keys(first)[0]!;
     if (
       cases.every(
-        (c) => isObj(c.body) && Object.keys(c.body).length === 1 && isEntityAnswer(c.body[key], c.entity),
+        (c) => isObject(c.body) && Object.keys(c.body).length === 1 && isEntityAnswer(c.body[key], c.entity),
       )
     )
       return { ok: true, response: { kind: "wrapped", key } };
   }
-  if (!cases.every((c) => isObj(c.body))) return { ok: false, field: "" };
+  if (!cases.every((c) => isObject(c.body))) return { ok: false, field: "" };
   const keys = new Set<string>();
   for (const c of cases) for (const k of Object.keys(c.body as Entity)) keys.add(k);
   const body: Record<string, unknown> = {};

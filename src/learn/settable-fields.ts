@@ -9,6 +9,7 @@ import type { EndpointGroup } from "./endpoint-index.js";
 import { keyOfPointer } from "./json-pointer.js";
 import type { Endpoint, FieldRule, WriteRule } from "./model-schema.js";
 import { isRedirect } from "./redirect-location.js";
+import { isObject } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
 
 /** A served write: its endpoint, what it writes, and its rule. */
@@ -106,9 +107,6 @@ function ignored(
     return !takes && sentBy(u.group, key);
   });
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Widens the `keep` fields of every PATCH and PUT rule that another confirmed write of the collection takes

@@ -12,6 +12,7 @@ import type { Entity } from "./model-schema.js";
 import { checkQuery, type QueryOutcome } from "./query-check.js";
 import { judgeReadBack, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
+import { isObject } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
 
 /** One successful write and what the recording showed of its effect. */
@@ -43,7 +44,6 @@ export interface WalkResult {
   queries: Map<Observation, QueryOutcome>;
 }
 
-const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
 
 /**
@@ -146,7 +146,9 @@ export function walkState(
       } else {
         const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
         const total =
-          totalKey && isObj(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
+          totalKey && isObject(body) && typeof body[totalKey] === "number"
+            ? (body[totalKey] as number)
+            : null;
         const known = listState.listedScopes.has(scope);
         queries.set(
           o,
@@ -176,7 +178,7 @@ export function walkState(
       const target = targets.get(o.endpoint.key);
       if (!target) continue;
       const st = states.get(target.collection.name)!;
-      const answered = isObj(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
+      const answered = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
       // A create answered with a redirect (post-redirect-get) names its entity in the Location, if anywhere.
       const rawId = target.idParam
         ? o.pathParams[target.idParam]

@@ -9,17 +9,16 @@ import { pointerOf } from "./json-pointer.js";
 import type { ValidationRule } from "./model-schema.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
+import { isObject } from "./value-kinds.js";
 
 /** Statuses that answer an invalid body; 401/403/404/409/413 and the like mean something else (decision). */
 const VALIDATION_STATUSES = new Set([400, 422]);
 
 type Body = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Body => v !== null && typeof v === "object" && !Array.isArray(v);
-
 /** A request body as an object (JSON object, or the form's values), or null. */
 function bodyOf(o: Observation): Body | null {
-  if ((o.request.kind === "json" || o.request.kind === "form") && isObj(o.request.value))
+  if ((o.request.kind === "json" || o.request.kind === "form") && isObject(o.request.value))
     return o.request.value;
   return null;
 }
@@ -34,7 +33,7 @@ function names(value: unknown, name: string, depth = 0): boolean {
   if (depth > 6) return false;
   if (typeof value === "string") return value === name;
   if (Array.isArray(value)) return value.some((v) => names(v, name, depth + 1));
-  if (isObj(value)) return Object.entries(value).some(([k, v]) => k === name || names(v, name, depth + 1));
+  if (isObject(value)) return Object.entries(value).some(([k, v]) => k === name || names(v, name, depth + 1));
   return false;
 }
 

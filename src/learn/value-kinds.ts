@@ -13,6 +13,11 @@ const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
 const MARKER = /^\[REDACTED:[a-z]+:[^\]]*\]$/;
 
+/** True for a JSON object (not null, not an array): an entity, a body, an envelope. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
 /** True for a UUID string (any version). */
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID.test(value);

@@ -7,10 +7,11 @@ import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
 import { combineField, type FieldContext } from "./field-rules.js";
-import type { Entity, Withheld, WriteRule } from "./model-schema.js";
+import type { Withheld, WriteRule } from "./model-schema.js";
 import { isRedirect, locationTemplate } from "./redirect-location.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
 import type { WriteObservation } from "./state-walk.js";
+import { isObject } from "./value-kinds.js";
 import { withheld } from "./withheld-hint.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -19,8 +20,6 @@ export interface LearnOptions {
   /** How far (ms) a stamped time may be from the request's start to count as the clock. Default 120 000. */
   clockWindowMs: number;
 }
-
-const isObj = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The read that confirms a write of this endpoint, as shown in hints. */
 export function readBackOf(group: EndpointGroup, target: WriteTarget | null): string {
@@ -87,7 +86,7 @@ export function learnWrite(
   const contexts: FieldContext[] = confirmed.map((w) => ({
     entity: target.kind === "delete" ? (w.pre ?? { [col.idField]: w.id }) : w.readBack!,
     request:
-      w.obs.request.kind === "json" && isObj(w.obs.request.value)
+      w.obs.request.kind === "json" && isObject(w.obs.request.value)
         ? w.obs.request.value
         : w.obs.request.kind === "form"
           ? w.obs.request.value
