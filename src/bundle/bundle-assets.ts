@@ -6,9 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Evidence } from "../evidence/evidence-schema.js";
+import { ASSET_TYPES } from "../learn/api-records.js";
 import type { ManifestAsset } from "./bundle-schema.js";
-
-const ASSET_TYPES = new Set(["document", "script", "stylesheet", "image", "font"]);
 
 const EXT_BY_MIME: Record<string, string> = {
   "text/html": "html",
@@ -29,6 +28,9 @@ const EXT_BY_MIME: Record<string, string> = {
   "font/otf": "otf",
   "application/json": "json",
   "text/plain": "txt",
+  "application/manifest+json": "webmanifest",
+  "audio/mpeg": "mp3",
+  "video/mp4": "mp4",
 };
 
 function header(headers: { name: string; value: string }[], name: string): string | null {

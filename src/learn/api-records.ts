@@ -43,7 +43,16 @@ export interface LearnWarning {
   pointer: string | null;
 }
 
-const ASSET_TYPES = new Set(["document", "script", "stylesheet", "image", "font", "media", "manifest"]);
+/** Resource types that are static assets (kept aside from the API; bundled for the browsable twin). */
+export const ASSET_TYPES: ReadonlySet<string> = new Set([
+  "document",
+  "script",
+  "stylesheet",
+  "image",
+  "font",
+  "media",
+  "manifest",
+]);
 
 function header(headers: { name: string; value: string }[], name: string): string | null {
   for (const h of headers) if (h.name.toLowerCase() === name) return h.value;
