@@ -6,7 +6,7 @@ import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { emptyShape, observe, type Shape, toJsonSchema } from "./json-schema.js";
 import type { Endpoint, JsonSchema, Param, Withheld, WriteRule } from "./model-schema.js";
-import { explainSignIn } from "./sign-in.js";
+import { explainSignIn, type SignInKey } from "./sign-in.js";
 import { isUuid, singular } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -16,13 +16,13 @@ function paramSchema(values: string[]): JsonSchema {
   return { type: "string" };
 }
 
-/** Builds the Endpoint model of a group (a sign-in is replayed, kind `other`). */
+/** Builds the Endpoint model of a group (a sign-in, given with its key, is replayed, kind `other`). */
 export function endpointModel(
   g: EndpointGroup,
   col: FoundCollection | null,
   target: WriteTarget | null,
   verdict: { rule: WriteRule | null; withheld: Withheld | null } | null,
-  signIn = false,
+  signIn: SignInKey | null = null,
 ): Endpoint {
   const params: Param[] = g.params.map((name) => ({
     name,
@@ -63,7 +63,7 @@ export function endpointModel(
       : "replay";
   const n = g.observations.length;
   const explain = signIn
-    ? explainSignIn(g)
+    ? explainSignIn(g, signIn)
     : verdict?.rule
       ? verdict.rule.explain
       : verdict?.withheld

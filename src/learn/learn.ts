@@ -18,7 +18,7 @@ import {
 } from "./model-schema.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { type ServedWrite, widenRequestSchemas, widenSettable } from "./settable-fields.js";
-import { isSignIn, signedIn } from "./sign-in.js";
+import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type WriteObservation, walkState } from "./state-walk.js";
 import { learnValidations } from "./validation-rules.js";
 import { type LearnOptions, learnWrite } from "./write-rules.js";
@@ -61,7 +61,9 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   }
   const verdicts = new Map<EndpointGroup, { rule: WriteRule | null; withheld: Withheld | null }>();
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
-  const signIns = new Set(groups.filter((g) => !targets.has(g.key) && isSignIn(g)));
+  const signIns = new Map<EndpointGroup, SignInKey>(
+    groups.filter((g) => !targets.has(g.key) && isSignIn(g)).map((g) => [g, signInKey(g)]),
+  );
   for (const g of groups) {
     if (!isWriteMethod(g.method) || signIns.has(g)) continue;
     const v = learnWrite(g, targets.get(g.key) ?? null, writesByGroup.get(g) ?? [], opts);
@@ -96,9 +98,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     v.rule.explain = explainWrite(v.rule, g.method, g.template);
   }
   const stateGroups = new Set(found.flatMap((c) => (c.item ? [c.list, c.item] : [c.list])));
+  // A keyed sign-in also replays the app's refusals: the answer to a user the recording never signed in.
   const replayReads = timeOrder(observations).filter((o) =>
     signIns.has(o.endpoint)
-      ? signedIn(o)
+      ? signedIn(o) || signIns.get(o.endpoint)!.refusals.includes(o)
       : !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
   );
   const colByGroup = new Map<EndpointGroup, FoundCollection>();
@@ -112,7 +115,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
       colByGroup.get(g) ?? null,
       targets.get(g.key) ?? null,
       verdicts.get(g) ?? null,
-      signIns.has(g),
+      signIns.get(g) ?? null,
     ),
   );
   widenRequestSchemas(
@@ -132,7 +135,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     write_rules: [...verdicts.values()]
       .flatMap((v) => (v.rule ? [v.rule] : []))
       .sort((a, b) => (a.tool_name < b.tool_name ? -1 : 1)),
-    replays: buildReplays(replayReads),
+    replays: buildReplays(replayReads, (o) => {
+      const key = signIns.get(o.endpoint);
+      return key ? signInMatch(key, o) : undefined;
+    }),
     clock: { last_time_ms: last, step_ms: CLOCK_STEP_MS },
     id_sequences: idSequences,
     validations: validations

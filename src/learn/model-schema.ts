@@ -175,17 +175,28 @@ export const ReplayBodySchema = z
   ])
   .nullable();
 
+/** A scalar of a request body a replayed answer can be keyed by. */
+export const MatchValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** One recorded answer of a replay. */
+export const ReplayResponseSchema = z.strictObject({
+  status: z.number().int(),
+  headers: z.record(z.string(), z.string()),
+  body: ReplayBodySchema,
+  /**
+   * A sign-in's answer keyed by who signed in: RFC 6901 pointer into the request body (parsed JSON, or the form as
+   * an object of strings) → the value that user sent (never a secret: redaction markers are never keys). The
+   * answer fits a request whose body holds every one of these values. Absent on other replays (so older models
+   * read) and on a keyed sign-in's recorded refusal, which answers a user no match fits.
+   */
+  match: z.record(z.string(), MatchValueSchema).optional(),
+});
+
 export const ReplaySchema = z.strictObject({
   method: z.string(),
   path_and_query: z.string(),
   tool_name: z.string(),
-  responses: z.array(
-    z.strictObject({
-      status: z.number().int(),
-      headers: z.record(z.string(), z.string()),
-      body: ReplayBodySchema,
-    }),
-  ),
+  responses: z.array(ReplayResponseSchema),
 });
 
 /**
@@ -240,6 +251,8 @@ export type WriteResponse = z.infer<typeof WriteResponseSchema>;
 export type WriteRule = z.infer<typeof WriteRuleSchema>;
 export type ValidationRule = z.infer<typeof ValidationRuleSchema>;
 export type Replay = z.infer<typeof ReplaySchema>;
+export type ReplayResponse = z.infer<typeof ReplayResponseSchema>;
+export type MatchValue = z.infer<typeof MatchValueSchema>;
 export type ReplayBody = z.infer<typeof ReplayBodySchema>;
 export type Model = z.infer<typeof ModelSchema>;
 export type SeedState = z.infer<typeof SeedStateSchema>;

@@ -7,7 +7,7 @@
 import type { CollectionState } from "./collection-state.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
-import type { CannedResponse, Collection, Replay, ReplayBody } from "./model-schema.js";
+import type { CannedResponse, Collection, Replay, ReplayBody, ReplayResponse } from "./model-schema.js";
 import type { QueryOutcome } from "./query-check.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
 
@@ -97,8 +97,14 @@ function replayBody(o: Observation): ReplayBody {
   return b.encoding === "base64" ? { encoding: "base64", text: b.text } : { encoding: "utf8", text: b.text };
 }
 
-/** Replays of the given read observations (already in time order), sorted by method and path. */
-export function buildReplays(reads: Observation[]): Replay[] {
+/**
+ * Replays of the given read observations (already in time order), sorted by method and path; `matchOf` gives an
+ * answer's `match` (a sign-in keyed by who signed in), undefined for none.
+ */
+export function buildReplays(
+  reads: Observation[],
+  matchOf: (o: Observation) => ReplayResponse["match"] = () => undefined,
+): Replay[] {
   const byKey = new Map<string, Replay>();
   for (const o of reads) {
     const key = `${o.method} ${o.pathAndQuery}`;
@@ -111,7 +117,8 @@ export function buildReplays(reads: Observation[]): Replay[] {
     const location = o.status >= 300 && o.status < 400 ? redirectTarget(o) : null;
     // A Location on the app's own origin becomes a path: a browser on the twin must stay on the twin.
     if (location !== null) headers["location"] = localPath(location, o) ?? location;
-    r.responses.push({ status: o.status, headers, body: replayBody(o) });
+    const match = matchOf(o);
+    r.responses.push({ status: o.status, headers, body: replayBody(o), ...(match ? { match } : {}) });
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
 }

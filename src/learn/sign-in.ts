@@ -3,17 +3,38 @@
  * held credentials (now redaction markers) and whose successful answer hands
  * back a session (a redacted token in the body, or a Set-Cookie). It is not
  * an entity write: the twin replays the recorded answer without checking
- * credentials, so the app's own frontend can sign in against it.
+ * credentials, so the app's own frontend can sign in against it. When the
+ * recording shows several users signing in, each answer is keyed by the
+ * non-secret fields that tell them apart (`email`), so a twin client gets the
+ * answer of the user it signs in as.
  */
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import { escapePointerToken } from "./json-pointer.js";
+import type { MatchValue } from "./model-schema.js";
 
 const CREDENTIAL_MARKER = /^\[REDACTED:(field|secret):[^\]]*\]$/;
 /** A redacted field of the answer that can hold a session: a token, not a password (a user created with one echoes its hash). */
 const TOKEN_MARKER = /^\[REDACTED:field:(?![^\]]*(pass|pwd))[^\]]*\]$/i;
 
+/** How the twin tells the recorded users of a sign-in apart: the pointers it keys answers by, none when it cannot. */
+export interface SignInKey {
+  /** Pointers of the non-secret request fields whose values differ between recorded attempts, sorted. */
+  pointers: string[];
+  /** The number of distinct users (values of the pointers) among the successful sign-ins. */
+  users: number;
+  /** The recorded refusals (401/403 to a request that sent credentials): the answer to a user never recorded. */
+  refusals: Observation[];
+}
+
 /** The sentence a sign-in endpoint is explained by. */
-export function explainSignIn(g: EndpointGroup): string {
-  return `${g.method} ${g.template} replays the recorded sign-in answer; the twin does not check credentials.`;
+export function explainSignIn(g: EndpointGroup, key: SignInKey | null = null): string {
+  const head = `${g.method} ${g.template} replays the recorded sign-in answer`;
+  if (!key || key.pointers.length === 0) return `${head}; the twin does not check credentials.`;
+  const fields = key.pointers.map((p) => `"${p.slice(1)}"`).join(" and ");
+  const other = key.refusals.length
+    ? `the app's recorded refusal (${key.refusals[0]!.status})`
+    : "the first recorded answer";
+  return `${head} of the user with the same ${fields} (${key.users} recorded); the twin does not check credentials, and a sign-in by a user never recorded gets ${other}.`;
 }
 
 function holds(value: unknown, marker: RegExp, depth = 0): boolean {
@@ -43,4 +64,56 @@ export function isSignIn(g: EndpointGroup): boolean {
   if (g.method !== "POST") return false;
   const success = g.observations.filter(signedIn);
   return success.length > 0 && success.every((o) => sentCredentials(o) && gaveSession(o));
+}
+
+/** True for the app's refusal of a sign-in: a 401 or 403 to a request that sent credentials. */
+const refused = (o: Observation) => (o.status === 401 || o.status === 403) && sentCredentials(o);
+
+/** The non-secret scalar fields of a request body by pointer (a redaction marker is never one). */
+function identityFields(o: Observation): Map<string, MatchValue> {
+  const out = new Map<string, MatchValue>();
+  const walk = (value: unknown, at: string, depth: number) => {
+    if (typeof value === "string") {
+      if (!value.includes("[REDACTED:")) out.set(at, value);
+    } else if (typeof value === "number" || typeof value === "boolean" || value === null) {
+      if (at !== "") out.set(at, value);
+    } else if (typeof value === "object" && !Array.isArray(value) && depth <= 4) {
+      for (const [k, v] of Object.entries(value)) walk(v, `${at}/${escapePointerToken(k)}`, depth + 1);
+    }
+  };
+  if (o.request.kind === "json" || o.request.kind === "form") walk(o.request.value, "", 0);
+  out.delete("");
+  return out;
+}
+
+/**
+ * The key of a sign-in: the non-secret fields whose values differ between its successful sign-ins and refusals
+ * (a field sent alike by everyone, `remember`, keys nothing). None when they never differ: one user's sign-ins
+ * (and a wrong password of that user) tell no users apart, so every request gets the recorded answer as before.
+ */
+export function signInKey(g: EndpointGroup): SignInKey {
+  const attempts = g.observations.filter((o) => signedIn(o) || refused(o));
+  const fields = attempts.map(identityFields);
+  const seen = new Map<string, Set<string>>();
+  for (const f of fields) for (const p of f.keys()) seen.set(p, new Set());
+  for (const f of fields)
+    for (const [p, values] of seen) values.add(f.has(p) ? JSON.stringify(f.get(p)) : "");
+  const pointers = [...seen.entries()]
+    .filter(([, v]) => v.size > 1)
+    .map(([p]) => p)
+    .sort();
+  if (pointers.length === 0) return { pointers, users: 1, refusals: [] };
+  const users = new Set(
+    attempts.flatMap((o, i) => (signedIn(o) ? [JSON.stringify(pointers.map((p) => fields[i]!.get(p)))] : [])),
+  );
+  return { pointers, users: users.size, refusals: attempts.filter(refused) };
+}
+
+/** The `match` of a successful sign-in's answer: the key's fields as this request sent them. */
+export function signInMatch(key: SignInKey, o: Observation): Record<string, MatchValue> | undefined {
+  if (key.pointers.length === 0 || !signedIn(o)) return undefined;
+  const fields = identityFields(o);
+  const match: Record<string, MatchValue> = {};
+  for (const p of key.pointers) if (fields.has(p)) match[p] = fields.get(p)!;
+  return match;
 }

@@ -378,3 +378,70 @@ describe("a merge rule widened to a field the create sets (settable_by)", () => 
     expect(done.body).toEqual(json({ ...before, title: "x", done: !before.done }));
   });
 });
+
+describe("a sign-in keyed by who signs in (responses with a match)", () => {
+  const answer = (status: number, value: unknown, match?: Record<string, string>) => ({
+    status,
+    headers: { "content-type": "application/json" },
+    body: { encoding: "json" as const, value },
+    ...(match ? { match } : {}),
+  });
+  const alice = { user: { id: 1, email: "alice@x.test" } };
+  const alice2 = { user: { id: 1, email: "alice@x.test" }, again: true };
+  const bob = { user: { id: 2, email: "bob@x.test" } };
+  const refusal = { error: "invalid_credentials" };
+  const withLogin = (responses: ReturnType<typeof answer>[]) => {
+    const base = itemsModel();
+    return {
+      ...base,
+      replays: base.replays.map((r) => (r.tool_name === "post_login" ? { ...r, responses } : r)),
+    };
+  };
+  const signIn = (body: TwinRequest["body"]) => req("POST", "/api/login", { body });
+  const answerValue = (r: { body: unknown }) => (r.body as { value: unknown }).value;
+
+  it("answers the response whose match fits the JSON or form body, in order per user, else the refusal", () => {
+    const model = withLogin([
+      answer(200, alice, { "/email": "alice@x.test" }),
+      answer(200, bob, { "/email": "bob@x.test" }),
+      answer(200, alice2, { "/email": "alice@x.test" }),
+      answer(401, refusal),
+    ]);
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "s" });
+    const answers = [
+      signIn(json({ email: "bob@x.test", password: "p" })),
+      signIn({ kind: "form", fields: [["email", "alice@x.test"]] }),
+      signIn(json({ email: "alice@x.test" })),
+      signIn(json({ email: "alice@x.test" })),
+      signIn(json({ email: "carol@x.test", password: "p" })),
+      signIn(json({ password: "p" })),
+      signIn(null),
+    ].map((r) => handleRequest(model, ep, r));
+    expect(answers.map((a) => [a.status, answerValue(a), a.served_by])).toEqual([
+      [200, bob, "replay"],
+      [200, alice, "replay"],
+      [200, alice2, "replay"],
+      [200, alice2, "replay"],
+      [401, refusal, "replay"],
+      [401, refusal, "replay"],
+      [401, refusal, "replay"],
+    ]);
+  });
+
+  it("answers a user never recorded with the first recorded answer when no refusal was recorded", () => {
+    const model = withLogin([
+      answer(200, alice, { "/email": "alice@x.test" }),
+      answer(200, bob, { "/email": "bob@x.test" }),
+    ]);
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "s" });
+    const answers = ["bob@x.test", "carol@x.test", "carol@x.test", "bob@x.test"].map((email) =>
+      handleRequest(model, ep, signIn(json({ email }))),
+    );
+    expect(answers.map((a) => [a.status, answerValue(a)])).toEqual([
+      [200, bob],
+      [200, alice],
+      [200, alice],
+      [200, bob],
+    ]);
+  });
+});

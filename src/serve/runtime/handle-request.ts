@@ -49,7 +49,7 @@ function serveFromState(
     const known = understood(c);
     if (req.query.some(([k]) => !known.has(k))) {
       const hit = findReplay(model, req);
-      if (hit) return answerReplay(episode, hit.key, hit.replay);
+      if (hit) return answerReplay(episode, hit.key, hit.replay, req);
     }
     return listRead(c, list, m.params, req.query, ep.tool_name);
   }
@@ -65,7 +65,7 @@ export function handleRequest(model: Model, episode: Episode, req: TwinRequest):
   const m = matchRoute(model, req.method, req.path);
   if (!m) {
     const hit = findReplay(model, req);
-    return hit ? answerReplay(episode, hit.key, hit.replay) : explainMiss(model, req);
+    return hit ? answerReplay(episode, hit.key, hit.replay, req) : explainMiss(model, req);
   }
   const ep = m.route.endpoint;
   // A confirmed validation failure is answered before the write, served or withheld.
@@ -77,6 +77,6 @@ export function handleRequest(model: Model, episode: Episode, req: TwinRequest):
     if (served) return served;
   }
   const hit = findReplay(model, req);
-  if (hit) return answerReplay(episode, hit.key, hit.replay);
+  if (hit) return answerReplay(episode, hit.key, hit.replay, req);
   return explainMiss(model, req, { reason: m.route.label, recorded: replayVariants(model, ep.tool_name) });
 }

@@ -3,9 +3,12 @@
  * answers in order per episode, the last one repeating once exhausted. Keys
  * are normalised the same way on both sides (path as sent, query pairs in
  * their order, re-encoded by URLSearchParams), so `?a=1&b=x%20y` and
- * `?a=1&b=x+y` are one key.
+ * `?a=1&b=x+y` are one key. A sign-in's answers keyed by who signed in
+ * (`match`) answer only the requests whose body holds the same values.
  */
-import type { Model, Replay } from "../../learn/model-schema.js";
+import type { Model, Replay, ReplayResponse } from "../../learn/model-schema.js";
+import { bodyObject } from "./field-rules.js";
+import { readPointer } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse, TwinResponseBody } from "./twin-types.js";
 
 const indexes = new WeakMap<Model, Map<string, Replay>>();
@@ -48,11 +51,29 @@ export function replayVariants(model: Model, toolName: string): string[] {
     .sort();
 }
 
+/**
+ * The recorded answers this request may get (their indexes) and its cursor key. Without any `match`, all of them
+ * under the replay key. Otherwise those whose match fits the body; for a user no match fits, the answers without
+ * a match (the app's recorded refusal), else the first answer; the cursor is kept per set of answers.
+ */
+function candidates(key: string, replay: Replay, req: TwinRequest): { at: number[]; cursor: string } {
+  const all = replay.responses.map((_, i) => i);
+  if (!replay.responses.some((r) => r.match)) return { at: all, cursor: key };
+  const body = bodyObject(req.body);
+  const fits = (r: ReplayResponse) =>
+    Object.entries(r.match!).every(([pointer, value]) => readPointer(body, pointer) === value);
+  let at = all.filter((i) => replay.responses[i]!.match && fits(replay.responses[i]!));
+  if (at.length === 0) at = all.filter((i) => !replay.responses[i]!.match);
+  if (at.length === 0) at = [0];
+  return { at, cursor: `${key}#${at.join(",")}` };
+}
+
 /** Answers from a replay, advancing the episode's cursor (the last answer repeats). */
-export function answerReplay(episode: Episode, key: string, replay: Replay): TwinResponse {
-  const n = episode.replay_cursors[key] ?? 0;
-  const recorded = replay.responses[Math.min(n, replay.responses.length - 1)];
-  episode.replay_cursors[key] = n + 1;
+export function answerReplay(episode: Episode, key: string, replay: Replay, req: TwinRequest): TwinResponse {
+  const { at, cursor } = candidates(key, replay, req);
+  const n = episode.replay_cursors[cursor] ?? 0;
+  const recorded = replay.responses[at[Math.min(n, at.length - 1)]!];
+  episode.replay_cursors[cursor] = n + 1;
   if (!recorded) {
     return { status: 204, headers: {}, body: null, served_by: "replay", rule: replay.tool_name };
   }

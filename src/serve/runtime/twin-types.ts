@@ -54,7 +54,7 @@ export interface Episode {
   id_sequences: Record<string, number>;
   /** sfc32 state: four unsigned 32-bit words. */
   prng: [number, number, number, number];
-  /** Replay key → how many answers of it were given. */
+  /** Replay key (`#` and the answers' indexes for a sign-in keyed by who signs in) → how many answers of it were given. */
   replay_cursors: Record<string, number>;
   /** The seed the episode started from (deep copy), for reset and diff. */
   seed_state: Record<string, Entity[]>;
