@@ -3,7 +3,7 @@
 // and peak heap; the target is >= 20k records/s at 100k with linear memory.
 // Usage: node --expose-gc bench/learn.mjs [sizes...]
 import { performance } from "node:perf_hooks";
-import { learnModel } from "../dist/coverage/build-coverage.js";
+import { learnModel } from "../dist/bundle/learn-model.js";
 
 const ORIGIN = "http://127.0.0.1:4010";
 const T0 = Date.UTC(2026, 2, 1, 10, 0, 0);

@@ -31,8 +31,10 @@ function items(n) {
 /** Child mode: start the twin over `n` items and print its URL. */
 async function twinChild(n) {
   const { createTwinServer } = await import(join(root, "dist/serve/http/twin-http-server.js"));
-  const { itemsModel } = await import(join(root, "dist/serve/testing/items-twin.js"));
-  const model = itemsModel();
+  const { learnModel } = await import(join(root, "dist/bundle/learn-model.js"));
+  const { readEvidence } = await import(join(root, "dist/evidence/evidence-io.js"));
+  // The items app's model as learned from its checked-in recording; the seed is replaced by `n` items.
+  const { model } = learnModel(await readEvidence(join(root, "test/fixtures/evidence/items.capture.json")));
   model.id_sequences.items = n + 1;
   const bundle = {
     manifest: { name: "bench", assets: [] },

@@ -1,8 +1,8 @@
 /** Golden learning and coverage of the hand-built boards recording: nested UUID collections, a form write, gaps. */
 import { describe, expect, it } from "vitest";
-import { learnModel } from "../src/coverage/build-coverage.js";
+import { learnModel } from "../src/bundle/learn-model.js";
 import { CoverageSchema } from "../src/coverage/coverage-schema.js";
-import { ModelSchema } from "../src/learn/model-schema.js";
+import { ModelSchema } from "../src/model/model-schema.js";
 import { B1, B2, boardsEvidence } from "./fixtures/evidence/boards-evidence.js";
 
 describe("learning the boards app", () => {

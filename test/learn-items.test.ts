@@ -1,8 +1,8 @@
 /** Golden learning and coverage of the hand-built items recording: what is state-backed, served and withheld. */
 import { describe, expect, it } from "vitest";
-import { learnModel } from "../src/coverage/build-coverage.js";
+import { learnModel } from "../src/bundle/learn-model.js";
 import { CoverageSchema } from "../src/coverage/coverage-schema.js";
-import { ModelSchema, SeedStateSchema } from "../src/learn/model-schema.js";
+import { ModelSchema, SeedStateSchema } from "../src/model/model-schema.js";
 import { ITEMS, itemsEvidence } from "./fixtures/evidence/items-evidence.js";
 
 describe("learning the items app", () => {

@@ -8,11 +8,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startItemsApp } from "../scripts/fixtures/items-app/server.mjs";
+import { learnModel } from "../src/bundle/learn-model.js";
 import { runCapture } from "../src/capture/run-capture.js";
-import { learnModel } from "../src/coverage/build-coverage.js";
 import { type Coverage, CoverageSchema } from "../src/coverage/coverage-schema.js";
 import { readEvidence } from "../src/evidence/evidence-io.js";
-import { ModelSchema, SeedStateSchema } from "../src/learn/model-schema.js";
+import { ModelSchema, SeedStateSchema } from "../src/model/model-schema.js";
 import { loadScenario } from "../src/scenario/scenario-io.js";
 
 const root = join(import.meta.dirname, "..");

@@ -1,6 +1,6 @@
 /** One small recording per write-rule kind and per withheld reason, each asserting exactly what is learned. */
 import { describe, expect, it } from "vitest";
-import { learnModel } from "../src/coverage/build-coverage.js";
+import { learnModel } from "../src/bundle/learn-model.js";
 import { explainRule } from "../src/learn/explain.js";
 import { createEpisode } from "../src/serve/runtime/create-episode.js";
 import { handleRequest } from "../src/serve/runtime/handle-request.js";

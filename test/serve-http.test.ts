@@ -12,8 +12,8 @@ import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolsFromModel } from "../src/bundle/tool-definitions.js";
 import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
-import { ITEMS_SEED_STATE, itemsModel } from "../src/serve/testing/items-twin.js";
-import { twinBundle } from "../src/serve/testing/twin-bundle-fixture.js";
+import { ITEMS_SEED_STATE, itemsModel } from "./fixtures/models/items-twin.js";
+import { twinBundle } from "./fixtures/models/twin-bundle-fixture.js";
 
 let dir: string;
 let twin: TwinServer;

@@ -12,8 +12,8 @@ import { toolsFromModel } from "../src/bundle/tool-definitions.js";
 import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
 import { createTwinMcpServer } from "../src/serve/mcp/twin-mcp-server.js";
 import { createEpisode } from "../src/serve/runtime/create-episode.js";
-import { ITEMS_SEED_STATE, itemsModel } from "../src/serve/testing/items-twin.js";
-import { twinBundle } from "../src/serve/testing/twin-bundle-fixture.js";
+import { ITEMS_SEED_STATE, itemsModel } from "./fixtures/models/items-twin.js";
+import { twinBundle } from "./fixtures/models/twin-bundle-fixture.js";
 
 const model = itemsModel();
 const bundle = twinBundle({ model, seed: ITEMS_SEED_STATE, tools: toolsFromModel(model) });

@@ -4,14 +4,14 @@
  * bytes, and rebuilding from a bundle's own evidence.json does too (that file
  * is exactly the evidence that was learned from).
  */
-import { learnModel } from "../coverage/build-coverage.js";
 import type { Coverage } from "../coverage/coverage-schema.js";
 import { UserError } from "../errors/user-error.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import { mergeEvidence } from "../evidence/merge.js";
-import type { Model } from "../learn/model-schema.js";
+import type { Model } from "../model/model-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { sha256Hex } from "./bundle-assets.js";
+import { learnModel } from "./learn-model.js";
 import { bundleName, renderBundleFiles } from "./render-bundle.js";
 
 /** A built (not yet written) bundle: its files by path, and what the build summary reports. */

@@ -7,8 +7,8 @@
 import type { z } from "zod";
 import { CoverageSchema } from "../coverage/coverage-schema.js";
 import { DocumentError, type Issue, UnsupportedVersionError } from "../errors/user-error.js";
-import { zodIssuesToIssues } from "../evidence/zod-issues.js";
-import { ModelSchema } from "../learn/model-schema.js";
+import { zodIssues } from "../errors/zod-issues.js";
+import { ModelSchema } from "../model/model-schema.js";
 import { sha256Hex } from "./bundle-assets.js";
 import { assertBundleDir, readBundleFile } from "./bundle-io.js";
 import {
@@ -48,7 +48,7 @@ export function parseManifest(dir: string, text: string): Manifest {
   if (issues.length > 0) throw new DocumentError(file, issues);
   refuseNewer(file, raw);
   const parsed = ManifestSchema.safeParse(raw);
-  if (!parsed.success) throw new DocumentError(file, zodIssuesToIssues(file, parsed.error.issues));
+  if (!parsed.success) throw new DocumentError(file, zodIssues(file, parsed.error.issues));
   parsed.data.files.forEach((f, i) => {
     if (!SAFE_PATH.test(f.path))
       issues.push({
@@ -82,7 +82,7 @@ function parseFile<S extends z.ZodType>(
   refuseNewer(file, raw);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    issues.push(...zodIssuesToIssues(file, parsed.error.issues));
+    issues.push(...zodIssues(file, parsed.error.issues));
     return undefined;
   }
   return parsed.data;

@@ -4,7 +4,7 @@
  * why, and how to run it.
  */
 import type { Coverage } from "../coverage/coverage-schema.js";
-import type { Model } from "../learn/model-schema.js";
+import type { Model } from "../model/model-schema.js";
 import type { ToolDefinition } from "./bundle-schema.js";
 
 function cell(text: string): string {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Coverage } from "../coverage/coverage-schema.js";
-import { JsonSchemaSchema, type Model, type SeedState, SeedStateSchema } from "../learn/model-schema.js";
+import { JsonSchemaSchema, type Model, type SeedState, SeedStateSchema } from "../model/model-schema.js";
 
 /** The newest bundle format version this apptwin writes and reads. */
 export const BUNDLE_SCHEMA_VERSION = 1;

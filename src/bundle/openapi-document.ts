@@ -4,7 +4,7 @@
  * per recorded status, and how the twin serves it (`x-apptwin-serving`).
  * Withheld endpoints are described too, marked with their reason and hint.
  */
-import type { Endpoint, JsonSchema, Model } from "../learn/model-schema.js";
+import type { Endpoint, JsonSchema, Model } from "../model/model-schema.js";
 import { toolDescription, toolTitle } from "./tool-definitions.js";
 
 const REASONS: Record<string, string> = {

@@ -4,11 +4,10 @@
  * build time, no absolute paths, so the same input always gives the same
  * bytes and the manifest's fingerprints can be computed before writing.
  */
-
 import type { Coverage } from "../coverage/coverage-schema.js";
 import { UserError } from "../errors/user-error.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
-import type { Model, SeedState } from "../learn/model-schema.js";
+import type { Model, SeedState } from "../model/model-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { APPTWIN_VERSION } from "../version.js";
 import { collectAssets, sha256Hex } from "./bundle-assets.js";

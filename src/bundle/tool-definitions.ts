@@ -2,10 +2,12 @@
  * MCP tool definitions from the learned model: one tool per endpoint the twin
  * serves (from state or by replay), with a JSON Schema input whose properties
  * are the path parameters, the query parameters and the body, and a binding
- * that says how serve turns the arguments back into an HTTP request.
+ * that says how serve turns the arguments back into an HTTP request. The
+ * tools' names are the model's `tool_name`s, chosen at learning
+ * (src/learn/tool-name.ts), since the model's rules are keyed by them.
  */
-import type { Endpoint, JsonSchema, Model } from "../learn/model-schema.js";
 import { singular } from "../learn/value-kinds.js";
+import type { Endpoint, JsonSchema, Model } from "../model/model-schema.js";
 import type { ToolDefinition } from "./bundle-schema.js";
 
 const WRITE_VERBS: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { Flags } from "@oclif/core";
+import { learnModel } from "../bundle/learn-model.js";
 import { BaseCommand } from "../cli/base-command.js";
-import { learnModel } from "../coverage/build-coverage.js";
 import type { Coverage } from "../coverage/coverage-schema.js";
 import { renderCoverage } from "../coverage/render-coverage.js";
 import { readEvidence } from "../evidence/evidence-io.js";

@@ -4,10 +4,9 @@
  * reason and hint, warnings with pointers into the evidence, and the single
  * next thing to do.
  */
-import type { Evidence } from "../evidence/evidence-schema.js";
-import { unescapePointerToken } from "../learn/json-pointer.js";
-import { type Learned, learn } from "../learn/learn.js";
-import type { Model, SeedState, WithheldReason } from "../learn/model-schema.js";
+import type { Learned } from "../learn/learn.js";
+import type { WithheldReason } from "../model/model-schema.js";
+import { unescapePointerToken } from "../util/json-pointer.js";
 import { COVERAGE_SCHEMA_VERSION, type Coverage, type CoverageWarning } from "./coverage-schema.js";
 
 /** The fix order of withheld reasons: the gap a re-recording closes most surely comes first. */
@@ -135,10 +134,4 @@ export function buildCoverage(learned: Learned): Coverage {
     warnings,
     next,
   };
-}
-
-/** Learns from evidence and reports coverage: the top-level pure entry of learn + coverage. */
-export function learnModel(evidence: Evidence): { model: Model; seed: SeedState; coverage: Coverage } {
-  const learned = learn(evidence);
-  return { model: learned.model, seed: learned.seed, coverage: buildCoverage(learned) };
 }

@@ -4,7 +4,7 @@
  * gap and the single next thing to do. `coverage.json` in a bundle is this.
  */
 import { z } from "zod";
-import { WithheldReasonSchema } from "../learn/model-schema.js";
+import { WithheldReasonSchema } from "../model/model-schema.js";
 
 /** The newest coverage report version. */
 export const COVERAGE_SCHEMA_VERSION = 1;

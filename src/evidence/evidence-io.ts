@@ -1,10 +1,10 @@
 /** Reading and writing evidence files: parsed at the edge, refused whole when wrong, written atomically. */
 import { readFile } from "node:fs/promises";
 import { DocumentError, FileError, UnsupportedVersionError } from "../errors/user-error.js";
+import { zodIssues } from "../errors/zod-issues.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { EVIDENCE_SCHEMA_VERSION, type Evidence, EvidenceSchema } from "./evidence-schema.js";
-import { zodIssuesToIssues } from "./zod-issues.js";
 
 /** Parses evidence text: bad JSON or schema problems → DocumentError with every issue; a newer version → UnsupportedVersionError. */
 export function parseEvidence(text: string, file: string): Evidence {
@@ -31,7 +31,7 @@ export function parseEvidence(text: string, file: string): Evidence {
     throw new UnsupportedVersionError(file, version, EVIDENCE_SCHEMA_VERSION);
   }
   const parsed = EvidenceSchema.safeParse(raw);
-  if (!parsed.success) throw new DocumentError(file, zodIssuesToIssues(file, parsed.error.issues));
+  if (!parsed.success) throw new DocumentError(file, zodIssues(file, parsed.error.issues));
   return parsed.data;
 }
 

@@ -6,11 +6,11 @@
  */
 import type { Issue } from "../errors/user-error.js";
 import { DocumentError } from "../errors/user-error.js";
+import { zodIssues } from "../errors/zod-issues.js";
 import type { Body, EvidenceRecord, ResourceType } from "./evidence-schema.js";
 import { EVIDENCE_SCHEMA_VERSION, type Evidence } from "./evidence-schema.js";
 import { type Har, HarApptwinSchema, type HarEntry, HarSchema } from "./har-schema.js";
 import { createRedactor, redactEvidence } from "./redaction.js";
-import { zodIssuesToIssues } from "./zod-issues.js";
 
 /** The limitation every HAR import carries. */
 export const HAR_LIMITATION = "imported from HAR: no step results";
@@ -152,7 +152,7 @@ function restoreApptwin(entry: HarEntry, r: EvidenceRecord): EvidenceRecord {
 
 function parseHar(har: unknown, file: string): Har {
   const parsed = HarSchema.safeParse(har);
-  if (!parsed.success) throw new DocumentError(file, zodIssuesToIssues(file, parsed.error.issues));
+  if (!parsed.success) throw new DocumentError(file, zodIssues(file, parsed.error.issues));
   const issues: Issue[] = [];
   if (!["1.1", "1.2"].includes(parsed.data.log.version)) {
     issues.push({

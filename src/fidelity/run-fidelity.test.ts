@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { apiRecord, heldoutEvidence, ITEMS_MODEL_WITH_WRITES } from "../../test/fixtures/bundle/heldout.js";
 import { ITEMS_SEED } from "../../test/fixtures/bundle/items-model.js";
-import type { Model, SeedState } from "../learn/model-schema.js";
+import type { Model, SeedState } from "../model/model-schema.js";
 import { formatFidelity } from "./format-fidelity.js";
 import { runFidelity } from "./run-fidelity.js";
 

@@ -6,9 +6,11 @@
  */
 import type { Evidence } from "../evidence/evidence-schema.js";
 import { type ApiRecord, selectApiRecords } from "../learn/api-records.js";
-import type { Model, SeedState } from "../learn/model-schema.js";
-import { createEpisode, handleRequest, type TwinResponse } from "../serve/runtime/index.js";
+import type { Model, SeedState } from "../model/model-schema.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
 import { matchRoute } from "../serve/runtime/route-table.js";
+import type { TwinResponse } from "../serve/runtime/twin-types.js";
 import { compareValues, type FieldDifference } from "./compare-values.js";
 import { IdMap } from "./id-map.js";
 import { requestLabel, twinRequestFor } from "./twin-request.js";

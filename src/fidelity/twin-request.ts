@@ -4,7 +4,7 @@
  * (path segments, query values, id-like body fields).
  */
 import type { ApiRecord } from "../learn/api-records.js";
-import type { TwinRequest, TwinRequestBody } from "../serve/runtime/index.js";
+import type { TwinRequest, TwinRequestBody } from "../serve/runtime/twin-types.js";
 import { safeDecode } from "../util/safe-decode.js";
 import type { IdMap } from "./id-map.js";
 import { isIdKey } from "./id-map.js";

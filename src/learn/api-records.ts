@@ -5,8 +5,8 @@
  * truncated and non-JSON API answers become warnings, never crashes.
  */
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
+import { escapePointerToken } from "../util/json-pointer.js";
 import { safeDecode } from "../util/safe-decode.js";
-import { escapePointerToken } from "./json-pointer.js";
 import { isRedactionMarker } from "./value-kinds.js";
 
 /** A parsed body: JSON, a url-encoded form (object of strings), none, or something learning cannot read. */

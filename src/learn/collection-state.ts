@@ -4,8 +4,8 @@
  * own order at its last full list, then entities first seen later), every id
  * ever seen and the highest integer id. Seed state is its final snapshot.
  */
+import type { Entity } from "../model/model-schema.js";
 import type { FoundCollection } from "./collections.js";
-import type { Entity } from "./model-schema.js";
 
 /** Simulated state of one collection. */
 export class CollectionState {

@@ -5,10 +5,10 @@
  * one. Nested lists are linked to their parent by the entity field that
  * always equals the parent's path parameter.
  */
+import type { Entity, Envelope, ItemEnvelope } from "../model/model-schema.js";
+import { escapePointerToken } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
-import { escapePointerToken } from "./json-pointer.js";
-import type { Entity, Envelope, ItemEnvelope } from "./model-schema.js";
 import { isUuid, singular, snake } from "./value-kinds.js";
 
 /** A collection found in the evidence, before its order and filters are learned. */

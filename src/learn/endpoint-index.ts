@@ -4,7 +4,8 @@
  * indexed once here so later passes never rescan the evidence.
  */
 import type { ApiRecord } from "./api-records.js";
-import { buildTemplater, toolName, uniqueToolNames } from "./path-template.js";
+import { buildTemplater } from "./path-template.js";
+import { toolName, uniqueToolNames } from "./tool-name.js";
 import { isIdShaped, isNeverParam } from "./value-kinds.js";
 
 /** An API record placed in its endpoint, with its path parameter values by name. */

@@ -2,10 +2,10 @@
  * The model of one endpoint: its parameters, merged request and response
  * schemas, its kind, and how the twin serves it (state, replay, withheld).
  */
+import type { Endpoint, JsonSchema, Param, Withheld, WriteRule } from "../model/model-schema.js";
 import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { emptyShape, observe, type Shape, toJsonSchema } from "./json-schema.js";
-import type { Endpoint, JsonSchema, Param, Withheld, WriteRule } from "./model-schema.js";
 import { explainSignIn, type SignInKey } from "./sign-in.js";
 import { isUuid, singular } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";

@@ -2,8 +2,8 @@
  * One plain sentence per learned rule, for people and agents reading a model
  * or a coverage report. Texts are part of the API: tests assert them.
  */
-import { keyOfPointer } from "./json-pointer.js";
-import type { Collection, FieldRule, WriteRule } from "./model-schema.js";
+import type { Collection, FieldRule, WriteRule } from "../model/model-schema.js";
+import { keyOfPointer } from "../util/json-pointer.js";
 import { singular } from "./value-kinds.js";
 
 const TIME = { iso: "an ISO 8601 time", epoch_ms: "epoch milliseconds", epoch_s: "epoch seconds" } as const;

@@ -4,7 +4,7 @@
  * it, a type list grows with every type seen, and `format` is kept only when
  * every string agreed on it.
  */
-import type { JsonSchema } from "./model-schema.js";
+import type { JsonSchema } from "../model/model-schema.js";
 import { isUuid, readTime } from "./value-kinds.js";
 
 type TypeName = "null" | "boolean" | "integer" | "number" | "string" | "array" | "object";

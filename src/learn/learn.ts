@@ -4,18 +4,18 @@
  * randomness: the same evidence always gives the same model.
  */
 import type { Evidence } from "../evidence/evidence-schema.js";
-import { type LearnWarning, selectApiRecords } from "./api-records.js";
-import { type FoundCollection, findCollections } from "./collections.js";
-import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
-import { endpointModel } from "./endpoint-model.js";
-import { explainWrite } from "./explain.js";
 import {
   MODEL_SCHEMA_VERSION,
   type Model,
   type SeedState,
   type Withheld,
   type WriteRule,
-} from "./model-schema.js";
+} from "../model/model-schema.js";
+import { type LearnWarning, selectApiRecords } from "./api-records.js";
+import { type FoundCollection, findCollections } from "./collections.js";
+import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
+import { endpointModel } from "./endpoint-model.js";
+import { explainWrite } from "./explain.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { type ServedWrite, widenRequestSchemas, widenSettable } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";

@@ -1,7 +1,8 @@
 /** Properties of path templating: ids of every kind collapse, constant segments never do, order does not matter. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildTemplater, toolName, uniqueToolNames } from "./path-template.js";
+import { buildTemplater } from "./path-template.js";
+import { toolName } from "./tool-name.js";
 
 const hex = (n: number) =>
   fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: n, maxLength: n });
@@ -90,16 +91,5 @@ describe("path templates", () => {
     expect(toolName("GET", item.literals, item.params)).toBe("get_boards_cards_by_board_id_and_id");
     const list = t(["api", "boards", "7", "cards"]);
     expect(toolName("GET", list.literals, list.params)).toBe("get_boards_cards_by_board_id");
-  });
-
-  it("breaks tool-name collisions deterministically in sorted order", () => {
-    const names = uniqueToolNames([
-      { key: "/v2/items GET", name: "get_items" },
-      { key: "/api/items GET", name: "get_items" },
-    ]);
-    expect(Object.fromEntries(names)).toEqual({
-      "/api/items GET": "get_items",
-      "/v2/items GET": "get_items_2",
-    });
   });
 });

@@ -4,7 +4,7 @@
  * answer equals the state list filtered by `done == true`; `?limit&offset` is
  * pagination only if the answer is the slice. Anything else stays unconfirmed.
  */
-import type { Entity } from "./model-schema.js";
+import type { Entity } from "../model/model-schema.js";
 import { snake } from "./value-kinds.js";
 
 /** The parameter names treated as pagination when their values are non-negative integers. */

@@ -4,9 +4,8 @@
  * when it contradicts them. Apart from the walk because these rules change
  * on their own as more kinds of read-back are understood.
  */
-
+import type { Entity } from "../model/model-schema.js";
 import type { Observation } from "./endpoint-index.js";
-import type { Entity } from "./model-schema.js";
 import type { WriteObservation } from "./state-walk.js";
 import { isObject } from "./value-kinds.js";
 

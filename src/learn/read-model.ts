@@ -4,10 +4,16 @@
  * method + path + query with the recorded answers in order, for every read
  * the state cannot serve.
  */
+import type {
+  CannedResponse,
+  Collection,
+  Replay,
+  ReplayBody,
+  ReplayResponse,
+} from "../model/model-schema.js";
 import type { CollectionState } from "./collection-state.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
-import type { CannedResponse, Collection, Replay, ReplayBody, ReplayResponse } from "./model-schema.js";
 import type { QueryOutcome } from "./query-check.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
 

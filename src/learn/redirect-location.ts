@@ -4,10 +4,9 @@
  * app's own origin dropped (the twin answers on its own), and the written
  * entity's id as `{<id field>}`.
  */
-
+import type { Entity } from "../model/model-schema.js";
 import { safeDecode } from "../util/safe-decode.js";
 import type { Observation } from "./endpoint-index.js";
-import type { Entity } from "./model-schema.js";
 
 /** True for a redirect status (3xx). */
 export function isRedirect(status: number): boolean {

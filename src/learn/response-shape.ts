@@ -4,7 +4,7 @@
  * template of constants and entity fields (`{deleted: true, id}`). An answer
  * field that is neither makes the write withheld as `unexplained_field`.
  */
-import type { Entity, WriteResponse } from "./model-schema.js";
+import type { Entity, WriteResponse } from "../model/model-schema.js";
 import { isObject, looksRandom, type TokenShape, tokenShape } from "./value-kinds.js";
 
 /** One observation's answer and the entity it is about. */

@@ -5,9 +5,9 @@
  * changes it when a PATCH sends it. Such a `keep` becomes `from_request`,
  * otherwise kept, naming the write that proves it (`settable_by`).
  */
+import type { Endpoint, FieldRule, WriteRule } from "../model/model-schema.js";
+import { keyOfPointer } from "../util/json-pointer.js";
 import type { EndpointGroup } from "./endpoint-index.js";
-import { keyOfPointer } from "./json-pointer.js";
-import type { Endpoint, FieldRule, WriteRule } from "./model-schema.js";
 import { isRedirect } from "./redirect-location.js";
 import { isObject } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";

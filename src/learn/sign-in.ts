@@ -8,9 +8,9 @@
  * non-secret fields that tell them apart (`email`), so a twin client gets the
  * answer of the user it signs in as.
  */
+import type { MatchValue } from "../model/model-schema.js";
+import { escapePointerToken } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
-import { escapePointerToken } from "./json-pointer.js";
-import type { MatchValue } from "./model-schema.js";
 
 const CREDENTIAL_MARKER = /^\[REDACTED:(field|secret):[^\]]*\]$/;
 /** A redacted field of the answer that can hold a session: a token, not a password (a user created with one echoes its hash). */

@@ -5,10 +5,10 @@
  * reads are checked against the state of that moment. One forward pass,
  * indexed by id: no rescans.
  */
+import type { Entity } from "../model/model-schema.js";
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
-import type { Entity } from "./model-schema.js";
 import { checkQuery, type QueryOutcome } from "./query-check.js";
 import { judgeReadBack, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";

@@ -4,9 +4,9 @@
  * successful request of the endpoint sent non-empty. The twin answers such a
  * request with the recorded status and body, before applying the write.
  */
+import type { ValidationRule } from "../model/model-schema.js";
+import { pointerOf } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
-import { pointerOf } from "./json-pointer.js";
-import type { ValidationRule } from "./model-schema.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
 import { isObject } from "./value-kinds.js";

@@ -4,8 +4,8 @@
  * agent never loops on it (CONTRACTS.md §9). Messages are an API; tests
  * assert them word for word.
  */
-import type { UnclosableGap } from "./field-rules.js";
-import type { Withheld, WithheldReason } from "./model-schema.js";
+import type { Withheld, WithheldReason } from "../model/model-schema.js";
+import type { UnclosableGap } from "./infer-field-rule.js";
 
 /** What a hint needs to know about the write. */
 export interface HintContext {

@@ -3,11 +3,11 @@
  * withheld verdict. Served only when a later read confirmed the effect and
  * every field of the written entity, and the answer, fit a rule.
  */
+import type { Withheld, WriteRule } from "../model/model-schema.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
-import { combineField, type FieldContext } from "./field-rules.js";
-import type { Withheld, WriteRule } from "./model-schema.js";
+import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
 import { isRedirect, locationTemplate } from "./redirect-location.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
 import type { WriteObservation } from "./state-walk.js";
@@ -106,7 +106,7 @@ export function learnWrite(
     const names: string[] = [];
     for (const c of contexts) for (const k of Object.keys(c.entity)) if (!names.includes(k)) names.push(k);
     for (const f of names) {
-      const verdict = combineField(f, contexts, opts.clockWindowMs);
+      const verdict = inferFieldRule(f, contexts, opts.clockWindowMs);
       if (!verdict.ok)
         return no(
           withheld(verdict.reason, { ...base, field: f, ...(verdict.gap ? { gap: verdict.gap } : {}) }),

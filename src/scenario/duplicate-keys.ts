@@ -3,7 +3,7 @@
  * so `{"Accept": "a", "Accept": "b"}` would silently lose a header; the text
  * is scanned instead. Call it on text that already parses.
  */
-import type { PathSegment } from "./field-path.js";
+import type { PathSegment } from "../errors/document-issue.js";
 
 /** A key written twice in the object at `path`. */
 export interface DuplicateKey {

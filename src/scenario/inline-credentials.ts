@@ -4,10 +4,10 @@
  * `label=Password`) or a value shaped like a credential anywhere in the steps.
  * The message says to declare a secret and reference it.
  */
+import { formatPath, isRecord, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
 import { credentialShape } from "./credential-shape.js";
-import { isRecord, makeIssue } from "./document-issue.js";
-import { formatPath, type PathSegment } from "./field-path.js";
+import { makeIssue } from "./document-issue.js";
 import { isSecretRef } from "./secret-rules.js";
 
 const CREDENTIAL_WORD = /password|passwd|secret|token|apikey|authorization|cookie|credential|bearer/;

@@ -3,9 +3,9 @@
  * without credentials, allowed origins are bare origins, and every path a step
  * names resolves back onto the start origin (`//evil.example/x`, `/\evil` do not).
  */
+import { isRecord, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
-import { isRecord, makeIssue } from "./document-issue.js";
-import type { PathSegment } from "./field-path.js";
+import { makeIssue } from "./document-issue.js";
 
 const FALLBACK_START = "http://start-url.invalid/";
 

@@ -2,8 +2,10 @@
  * Reads a scenario from JSON text: the schema and every cross-field rule,
  * all issues of the file at once, each naming the file and the field.
  */
+import { isRecord, preview } from "../errors/document-issue.js";
 import { DocumentError, type Issue } from "../errors/user-error.js";
-import { isRecord, makeIssue, preview } from "./document-issue.js";
+import { zodIssues } from "../errors/zod-issues.js";
+import { makeIssue } from "./document-issue.js";
 import { findDuplicateKeys } from "./duplicate-keys.js";
 import { findInlineCredentials } from "./inline-credentials.js";
 import { findTooDeep, lineColumn } from "./json-depth.js";
@@ -11,7 +13,6 @@ import { checkOrigins, startUrlOf } from "./origin-rules.js";
 import { checkSteps } from "./scenario-rules.js";
 import { SCENARIO_SCHEMA_VERSION, type Scenario, ScenarioSchema } from "./scenario-schema.js";
 import { checkSecrets } from "./secret-rules.js";
-import { zodIssueMessages } from "./zod-issue-message.js";
 
 /** The result of validating one file: the scenario when valid, and every issue. */
 export interface ScenarioValidation {
@@ -107,8 +108,12 @@ export function validateScenarioText(input: string, file: string): ScenarioValid
   );
   const parsed = ScenarioSchema.safeParse(raw);
   if (!parsed.success)
-    for (const zi of parsed.error.issues)
-      for (const issue of zodIssueMessages(file, ScenarioSchema, raw, zi)) issues.push(issue);
+    for (const issue of zodIssues(file, parsed.error.issues, {
+      schema: ScenarioSchema,
+      raw,
+      subject: "the scenario",
+    }))
+      issues.push(issue);
   const startUrl = startUrlOf(raw);
   const steps = Array.isArray(raw["steps"]) ? raw["steps"] : [];
   // One list per rule, appended in a loop: a file can hold more issues than a spread has arguments.

@@ -3,9 +3,9 @@
  * headers fetch cannot set, repeated or malformed headers, bodies that do not
  * fit the method, and statuses that can never match.
  */
+import { isRecord, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
-import { isRecord, makeIssue } from "./document-issue.js";
-import type { PathSegment } from "./field-path.js";
+import { makeIssue } from "./document-issue.js";
 import { checkStepPath } from "./origin-rules.js";
 
 /** Forbidden request header names of the Fetch standard (lower case); `proxy-*` and `sec-*` too. */

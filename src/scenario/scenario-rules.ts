@@ -4,9 +4,9 @@
  * grammar, regexes compile and cannot backtrack for ever, a wait waits for one thing, expect-request names
  * a method and a path. Works on raw JSON so it reports alongside schema errors.
  */
+import { isRecord, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
-import { isRecord, makeIssue } from "./document-issue.js";
-import type { PathSegment } from "./field-path.js";
+import { makeIssue } from "./document-issue.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { checkStepPath } from "./origin-rules.js";
 import { checkTarget } from "./parse-target.js";

@@ -3,9 +3,9 @@
  * (in a value, a header, a query or form entry, or anywhere in a JSON body)
  * names a declared id.
  */
+import { isRecord, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
-import { isRecord, makeIssue } from "./document-issue.js";
-import type { PathSegment } from "./field-path.js";
+import { makeIssue } from "./document-issue.js";
 
 /**
  * True for `{ "secret": "<id>" }`; with `allowPrefix` (header values) also

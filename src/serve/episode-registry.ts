@@ -6,13 +6,16 @@
  * new one past the cap evicts the least recently used episode that no live
  * MCP session is bound to (never `default`), or is refused.
  */
-import type { Model, SeedState } from "../learn/model-schema.js";
+import type { Model, SeedState } from "../model/model-schema.js";
 import { createEpisode, episodeSeed, episodeState, resetEpisode } from "./runtime/create-episode.js";
 import { diffState } from "./runtime/diff-state.js";
 import type { Episode, StateChange } from "./runtime/twin-types.js";
 
 /** Episode ids the control plane accepts. */
 export const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** What an episode id may be, as the messages say it. */
+export const EPISODE_ID_RULE = '1-128 letters, digits, ".", "_" or "-", starting with a letter or digit';
 
 /** The name of the episode a request without `x-apptwin-episode` uses. */
 export const DEFAULT_EPISODE = "default";

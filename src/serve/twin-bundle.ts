@@ -4,7 +4,7 @@
  * without files. Keeping serve on this subset keeps it independent of how
  * the bundle is read.
  */
-import type { Model, SeedState } from "../learn/model-schema.js";
+import type { Model, SeedState } from "../model/model-schema.js";
 
 /** One MCP tool of the bundle and how its arguments map onto an HTTP request. */
 export interface TwinTool {

@@ -5,38 +5,24 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { safeDecode } from "../../util/safe-decode.js";
-import { EPISODE_ID, type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.js";
+import {
+  EPISODE_ID,
+  EPISODE_ID_RULE,
+  type EpisodeRegistry,
+  TooManyEpisodesError,
+} from "../episode-registry.js";
 import { routeLabels } from "../runtime/explain-miss.js";
 import type { Episode } from "../runtime/twin-types.js";
+import { sendJson, sendTooLarge } from "../send-response.js";
 import type { TwinBundle } from "../twin-bundle.js";
+import { unknownEpisode } from "../unknown-episode.js";
 import { parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
-import { sendJson, sendTooLarge } from "./send-response.js";
 
 /** The path prefix of the control plane. */
 export const CONTROL_PREFIX = "/__apptwin/";
 
 /** The bound on a control-plane request body: 64 KiB. */
 const CONTROL_BODY_BYTES = 64 * 1024;
-
-/** What an episode id may be, as the messages say it. */
-const EPISODE_ID_RULE = '1-128 letters, digits, ".", "_" or "-", starting with a letter or digit';
-
-/** The 404 for an episode that does not exist, saying how to create it (never suggesting an id that would be refused). */
-export function unknownEpisode(registry: EpisodeRegistry, id: string): Record<string, unknown> {
-  if (!EPISODE_ID.test(id)) {
-    return {
-      error: "unknown_episode",
-      message: `No episode ${JSON.stringify(id)}; it is not a valid episode id either (${EPISODE_ID_RULE}).`,
-      hint: 'Create an episode with POST /__apptwin/episodes and a body such as {"id":"run-1"}, then send its id in x-apptwin-episode, or leave the header out to use "default".',
-      episodes: registry.ids(),
-    };
-  }
-  return {
-    error: "unknown_episode",
-    message: `No episode "${id}". Create it with POST /__apptwin/episodes and the body {"id":"${id}"}, or leave out x-apptwin-episode to use "default".`,
-    episodes: registry.ids(),
-  };
-}
 
 async function createEpisodeFrom(req: IncomingMessage, res: ServerResponse, registry: EpisodeRegistry) {
   const read = await readBoundedBody(req, CONTROL_BODY_BYTES);

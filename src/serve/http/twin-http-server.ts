@@ -10,12 +10,13 @@ import debug from "debug";
 import { DEFAULT_EPISODE, EpisodeRegistry } from "../episode-registry.js";
 import { McpSessions, SESSION_IDLE_MS } from "../mcp/mcp-sessions.js";
 import { handleRequest } from "../runtime/handle-request.js";
+import { sendJson, sendTooLarge, sendTwinResponse } from "../send-response.js";
 import type { TwinBundle } from "../twin-bundle.js";
+import { unknownEpisode } from "../unknown-episode.js";
 import { AssetFiles } from "./asset-files-io.js";
-import { CONTROL_PREFIX, handleControl, unknownEpisode } from "./control-plane.js";
+import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
 import { loopbackRefusal } from "./loopback-guard.js";
 import { MAX_BODY_BYTES, parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
-import { sendJson, sendTooLarge, sendTwinResponse } from "./send-response.js";
 
 const log = debug("apptwin:serve");
 

@@ -13,10 +13,10 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import debug from "debug";
 import { type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.js";
-import { unknownEpisode } from "../http/control-plane.js";
-import { sendJson } from "../http/send-response.js";
 import type { Episode } from "../runtime/twin-types.js";
+import { sendJson } from "../send-response.js";
 import type { TwinBundle } from "../twin-bundle.js";
+import { unknownEpisode } from "../unknown-episode.js";
 import { createTwinMcpServer } from "./twin-mcp-server.js";
 
 const log = debug("apptwin:serve");

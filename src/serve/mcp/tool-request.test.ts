@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { itemsModel } from "../../../test/fixtures/models/items-twin.js";
 import { toolsFromModel } from "../../bundle/tool-definitions.js";
-import { itemsModel } from "../testing/items-twin.js";
 import { toolRequest } from "./tool-request.js";
 
 const tools = new Map(toolsFromModel(itemsModel()).map((t) => [t.name, t]));

@@ -3,10 +3,10 @@
  * (create, replace, merge, delete), answered with the status, content type
  * and body shape the app answered with. The episode clock moves one step per write.
  */
-import type { Collection, Entity, Model, WriteRule } from "../../learn/model-schema.js";
+import type { Collection, Entity, Model, WriteRule } from "../../model/model-schema.js";
+import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
 import { collectionList, forgetIndex } from "./entity-index.js";
-import { applyFieldRules } from "./field-rules.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
 /** Builds the answer body of a served write from its response rule. */

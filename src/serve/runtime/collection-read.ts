@@ -3,7 +3,7 @@
  * filters, parent scope, order, pagination and envelope; an item read finds
  * one entity by id and wraps it, or answers the recorded not-found.
  */
-import type { Collection, Entity } from "../../learn/model-schema.js";
+import type { Collection, Entity } from "../../model/model-schema.js";
 import { findEntityIndex } from "./entity-index.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";

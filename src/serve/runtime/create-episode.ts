@@ -3,7 +3,7 @@
  * id sequences, PRNG and replay cursors, so two agents never see each
  * other's writes and the same calls on a fresh episode give the same answers.
  */
-import type { Entity, Model, SeedState } from "../../learn/model-schema.js";
+import type { Entity, Model, SeedState } from "../../model/model-schema.js";
 import { hashSeed } from "./prng.js";
 import type { Episode } from "./twin-types.js";
 

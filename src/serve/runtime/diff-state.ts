@@ -3,7 +3,7 @@
  * created, updated (with the changed field names) or deleted. Entities are
  * matched by the collection's id field (`id` when the model does not say).
  */
-import type { Entity, SeedState } from "../../learn/model-schema.js";
+import type { Entity, SeedState } from "../../model/model-schema.js";
 import type { StateChange } from "./twin-types.js";
 
 function idOf(entity: Entity, idField: string, index: number): string {

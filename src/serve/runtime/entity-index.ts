@@ -3,7 +3,7 @@
  * so item reads on large seeded collections stay O(1). Every write through
  * the runtime calls `forgetIndex` on the array it changes.
  */
-import type { Entity } from "../../learn/model-schema.js";
+import type { Entity } from "../../model/model-schema.js";
 
 const indexes = new WeakMap<Entity[], Map<string, number>>();
 

@@ -3,7 +3,7 @@
  * listing every route and the nearest one; a withheld endpoint gets a 501
  * saying why it is withheld and what to record to serve it.
  */
-import type { Endpoint, Model } from "../../learn/model-schema.js";
+import type { Endpoint, Model } from "../../model/model-schema.js";
 import { nearestRoute, routeTable } from "./route-table.js";
 import type { TwinRequest, TwinResponse } from "./twin-types.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BOARDS_SEED_STATE, boardsModel } from "../testing/boards-twin.js";
-import { ITEMS_SEED_STATE, itemsModel } from "../testing/items-twin.js";
+import { BOARDS_SEED_STATE, boardsModel } from "../../../test/fixtures/models/boards-twin.js";
+import { ITEMS_SEED_STATE, itemsModel } from "../../../test/fixtures/models/items-twin.js";
 import { createEpisode, episodeState, resetEpisode } from "./create-episode.js";
 import { diffState } from "./diff-state.js";
 import { handleRequest } from "./handle-request.js";

@@ -5,7 +5,7 @@
  * (withheld: 501, no route: 404).
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
-import type { Collection, Model } from "../../learn/model-schema.js";
+import type { Collection, Model } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
 import { itemRead, listRead } from "./collection-read.js";
 import { collectionList } from "./entity-index.js";

@@ -2,7 +2,7 @@
  * Small value helpers the runtime shares: RFC 6901 pointers, and how a
  * query-string value compares with a JSON field value.
  */
-import { unescapePointerToken } from "../../learn/json-pointer.js";
+import { unescapePointerToken } from "../../util/json-pointer.js";
 
 /** Reads an RFC 6901 pointer (`/a/0/b`) from a value; undefined when absent. */
 export function readPointer(value: unknown, pointer: string): unknown {

@@ -6,8 +6,8 @@
  * `?a=1&b=x+y` are one key. A sign-in's answers keyed by who signed in
  * (`match`) answer only the requests whose body holds the same values.
  */
-import type { Model, Replay, ReplayResponse } from "../../learn/model-schema.js";
-import { bodyObject } from "./field-rules.js";
+import type { Model, Replay, ReplayResponse } from "../../model/model-schema.js";
+import { bodyObject } from "./apply-field-rules.js";
 import { readPointer } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse, TwinResponseBody } from "./twin-types.js";
 

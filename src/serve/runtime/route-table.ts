@@ -3,7 +3,7 @@
  * to one endpoint (literal segments win over parameters, earlier segments
  * first), and find the nearest route for a miss. Compiled once per Model.
  */
-import type { Endpoint, Model } from "../../learn/model-schema.js";
+import type { Endpoint, Model } from "../../model/model-schema.js";
 import { safeDecode } from "../../util/safe-decode.js";
 
 /** One compiled endpoint: its segments (null for a parameter) and parameter names. */

@@ -4,7 +4,7 @@
  * state, its clock, id sequences, PRNG and replay cursors). The HTTP and MCP
  * adapters translate to and from these; the fidelity command calls them directly.
  */
-import type { Entity } from "../../learn/model-schema.js";
+import type { Entity } from "../../model/model-schema.js";
 
 /** A request body as the adapters parsed it. */
 export type TwinRequestBody =

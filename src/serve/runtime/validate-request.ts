@@ -4,8 +4,8 @@
  * answered with the app's recorded status and body, before any write, even
  * when the endpoint's successful write is withheld.
  */
-import type { Model, ValidationRule } from "../../learn/model-schema.js";
-import { bodyObject } from "./field-rules.js";
+import type { Model, ValidationRule } from "../../model/model-schema.js";
+import { bodyObject } from "./apply-field-rules.js";
 import { readPointer } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import type { TwinRequest, TwinResponse } from "./twin-types.js";

@@ -3,7 +3,7 @@
  * the request, the episode's id sequence, PRNG and clock, constants, path
  * params, the old value, and copies of other fields (evaluated last).
  */
-import type { Entity, FieldRule } from "../../learn/model-schema.js";
+import type { Entity, FieldRule } from "../../model/model-schema.js";
 import { readPointer } from "./json-text.js";
 import { nextUuid } from "./prng.js";
 import type { Episode, TwinRequestBody } from "./twin-types.js";

@@ -1,12 +1,26 @@
 /**
- * Turns zod issues into apptwin issues: no raw zod wording ("Invalid input"),
- * every message names the field and says what would be valid.
+ * zod issues as apptwin issues, for every document apptwin reads: each names
+ * the file and the field (`records[3].request.url`) and says what would be
+ * valid, never in raw zod wording ("Invalid input").
+ *
+ * A document the user wrote (a scenario) is given with its schema and raw
+ * data: its messages quote the value found (`(got "clik")`), list the valid
+ * fields and guess a misspelt one. A recorded document (evidence, HAR, a
+ * bundle's files) is not: its values may be a credential the recording holds,
+ * so its messages name the field and the rule only.
  */
 import { z } from "zod";
-import type { Issue } from "../errors/user-error.js";
-import { isRecord, makeIssue, preview, valueAt } from "./document-issue.js";
-import type { PathSegment } from "./field-path.js";
+import { documentIssue, isRecord, type PathSegment, preview, valueAt } from "./document-issue.js";
 import { nearMiss } from "./near-miss.js";
+import type { Issue } from "./user-error.js";
+
+/** The raw data of a document the user wrote, read to say what was found and what would be valid. */
+export interface WrittenDocument {
+  schema: z.ZodType;
+  raw: unknown;
+  /** How the messages name the document itself: `the scenario`. */
+  subject: string;
+}
 
 type AnySchema = z.ZodType;
 type ZIssue = z.core.$ZodIssue;
@@ -86,8 +100,11 @@ function limitText(issue: ZIssue & { code: "too_small" | "too_big" }): string {
   return `must be at ${small ? "least" : "most"} ${n}`;
 }
 
-/** Maps one zod issue to one or more apptwin issues for `file`, reading `raw` for context. */
-export function zodIssueMessages(file: string, root: AnySchema, raw: unknown, issue: ZIssue): Issue[] {
+/** One zod issue of a document the user wrote, as one or more apptwin issues (none for a misspelt field's echo). */
+function writtenIssues(file: string, doc: WrittenDocument, issue: ZIssue): Issue[] {
+  const { schema: root, raw } = doc;
+  const said = (code: string, at: readonly PathSegment[], text: string) =>
+    documentIssue(file, code, at, text, doc.subject);
   const path = issue.path as PathSegment[];
   const value = valueAt(raw, path);
   const got = `(got ${preview(value)})`;
@@ -100,7 +117,7 @@ export function zodIssueMessages(file: string, root: AnySchema, raw: unknown, is
         const near = nearMiss(k, missing);
         const hint = near === undefined ? "" : `; did you mean ${JSON.stringify(near)}?`;
         const text = `has an unknown field ${JSON.stringify(k)} (valid fields${d.label}: ${d.all.join(", ")})${hint}`;
-        return makeIssue(file, "unknown_field", path, text);
+        return said("unknown_field", path, text);
       });
     }
     case "invalid_type":
@@ -112,7 +129,7 @@ export function zodIssueMessages(file: string, root: AnySchema, raw: unknown, is
       if (value === undefined && key !== undefined && isRecord(parent) && !(String(key) in parent)) {
         const options = (issue as { options?: unknown }).options;
         if (issue.code === "invalid_union" && Array.isArray(options)) {
-          return [makeIssue(file, "missing_field", path, `is missing (one of ${options.join(", ")})`)];
+          return [said("missing_field", path, `is missing (one of ${options.join(", ")})`)];
         }
         const d = describeObject(schemaAt(root, raw, parentPath), parent);
         // A misspelt field is reported once, as the unknown field with its "did you mean".
@@ -125,34 +142,68 @@ export function zodIssueMessages(file: string, root: AnySchema, raw: unknown, is
         )
           return [];
         const need = d.required.length > 0 ? ` (required fields${d.label}: ${d.required.join(", ")})` : "";
-        return [makeIssue(file, "missing_field", path, `is missing${need}`)];
+        return [said("missing_field", path, `is missing${need}`)];
       }
       const options = (issue as { options?: unknown }).options;
       if (issue.code === "invalid_union" && "discriminator" in issue && Array.isArray(options)) {
-        return [makeIssue(file, "invalid_value", path, `must be one of ${options.join(", ")} ${got}`)];
+        return [said("invalid_value", path, `must be one of ${options.join(", ")} ${got}`)];
       }
-      if (own) return [makeIssue(file, issue.code, path, `${own} ${got}`)];
+      if (own) return [said(issue.code, path, `${own} ${got}`)];
       if (issue.code === "invalid_type") {
-        return [
-          makeIssue(
-            file,
-            "invalid_type",
-            path,
-            `must be ${ARTICLE[issue.expected] ?? issue.expected} ${got}`,
-          ),
-        ];
+        return [said("invalid_type", path, `must be ${ARTICLE[issue.expected] ?? issue.expected} ${got}`)];
       }
       if (issue.code === "invalid_value") {
         const vals = issue.values.map((v) => JSON.stringify(v));
         const want = vals.length === 1 ? vals[0] : `one of ${vals.join(", ")}`;
-        return [makeIssue(file, "invalid_value", path, `must be ${want} ${got}`)];
+        return [said("invalid_value", path, `must be ${want} ${got}`)];
       }
-      return [makeIssue(file, "invalid_value", path, `does not have a valid shape ${got}`)];
+      return [said("invalid_value", path, `does not have a valid shape ${got}`)];
     }
     case "too_small":
     case "too_big":
-      return [makeIssue(file, issue.code, path, `${own ?? limitText(issue)} ${got}`)];
+      return [said(issue.code, path, `${own ?? limitText(issue)} ${got}`)];
     default:
-      return [makeIssue(file, issue.code, path, `${own ?? "is not valid"} ${got}`)];
+      return [said(issue.code, path, `${own ?? "is not valid"} ${got}`)];
   }
+}
+
+/** What a recorded document's issue breaks, without quoting the value found. */
+function describeRecorded(issue: ZIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return `must be ${issue.expected === "int" ? "an integer" : `of type ${issue.expected}`}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "too_small":
+      return `is too small: ${issue.message}`;
+    case "too_big":
+      return `is too big: ${issue.message}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** One zod issue of a recorded document, as apptwin issues: one per unknown key. */
+function recordedIssues(file: string, issue: ZIssue): Issue[] {
+  if (issue.code === "unrecognized_keys")
+    return issue.keys.map((key) =>
+      documentIssue(
+        file,
+        "unknown_field",
+        [...issue.path, key],
+        "is not a known field (remove it)",
+        "the document",
+      ),
+    );
+  return [documentIssue(file, issue.code, issue.path, describeRecorded(issue), "the document")];
+}
+
+/**
+ * The apptwin issues of a document's zod issues, all of them; with `written`, the issues of a document
+ * the user wrote, read in its raw data.
+ */
+export function zodIssues(file: string, issues: readonly ZIssue[], written?: WrittenDocument): Issue[] {
+  return issues.flatMap((issue) =>
+    written ? writtenIssues(file, written, issue) : recordedIssues(file, issue),
+  );
 }

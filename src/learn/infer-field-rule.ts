@@ -4,8 +4,8 @@
  * a fresh UUID, the clock, the old value, a copy of another field, or a
  * constant. A field no rule explains makes the write withheld.
  */
-import { keyOfPointer, pointerOf } from "./json-pointer.js";
-import type { Entity, FieldRule } from "./model-schema.js";
+import type { Entity, FieldRule } from "../model/model-schema.js";
+import { keyOfPointer, pointerOf } from "../util/json-pointer.js";
 import {
   isRedactionMarker,
   isUuid,
@@ -121,7 +121,7 @@ function rank(rule: FieldRule, create: boolean): number {
 }
 
 /** Combines the per-observation candidates of field `f` into one rule that holds everywhere, or a reason. */
-export function combineField(f: string, contexts: FieldContext[], windowMs: number): FieldVerdict {
+export function inferFieldRule(f: string, contexts: FieldContext[], windowMs: number): FieldVerdict {
   const per = contexts.map((ctx) => (f in ctx.entity ? candidates(f, ctx, windowMs) : null));
   const create = contexts[0]?.create ?? true;
   const valid: FieldRule[] = [];

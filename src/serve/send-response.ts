@@ -1,9 +1,10 @@
 /**
  * Writes answers to a node:http response: the runtime's TwinResponse, or a
  * plain JSON value (control plane, errors). HEAD gets the headers only.
+ * Shared by the HTTP twin and the MCP sessions over HTTP, so it sits below both.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { TwinResponse } from "../runtime/twin-types.js";
+import type { TwinResponse } from "./runtime/twin-types.js";
 
 /** Headers never copied from a recorded answer: the twin frames its own bodies. */
 const HOP = new Set(["content-length", "transfer-encoding", "connection", "content-encoding", "keep-alive"]);
