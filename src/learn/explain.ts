@@ -43,7 +43,7 @@ export function explainRule(rule: FieldRule, field?: string): string {
 }
 
 /** The sentence explaining a served write. */
-export function explainWrite(rule: WriteRule, method: string, template: string): string {
+export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, template: string): string {
   const verb = { create: "creates", replace: "replaces", merge: "updates", delete: "deletes" }[rule.kind];
   const fields = rule.fields.map((f) => `${f.field}: ${explainRule(f.rule, f.field)}`).join("; ");
   const answer =

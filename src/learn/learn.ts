@@ -5,6 +5,8 @@
  */
 import type { Evidence } from "../evidence/evidence-schema.js";
 import {
+  type Collection,
+  type Endpoint,
   MODEL_SCHEMA_VERSION,
   type Model,
   type SeedState,
@@ -15,14 +17,14 @@ import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { type FoundCollection, findCollections } from "./collections.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
-import { explainWrite } from "./explain.js";
 import { buildReplays, collectionModel } from "./read-model.js";
-import { type ServedWrite, widenRequestSchemas, widenSettable } from "./settable-fields.js";
+import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
-import { type WriteObservation, walkState } from "./state-walk.js";
+import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { learnValidations } from "./validation-rules.js";
-import { type LearnOptions, learnWrite } from "./write-rules.js";
-import { findWriteTargets, isWriteMethod } from "./write-targets.js";
+import { assembleWriteRules } from "./write-rule-assembly.js";
+import { type LearnOptions, learnWrite, type WriteJudgement } from "./write-rules.js";
+import { findWriteTargets, isWriteMethod, type WriteTarget } from "./write-targets.js";
 
 /** What learning found: the model, the seed, and the counts and warnings coverage reports. */
 export interface Learned {
@@ -43,6 +45,111 @@ function timeOrder(obs: Observation[]): Observation[] {
   return [...obs].sort((a, b) => a.time! - b.time! || a.index - b.index);
 }
 
+const byName =
+  <T>(name: (t: T) => string) =>
+  (a: T, b: T) =>
+    name(a) < name(b) ? -1 : 1;
+
+/** The judgement of every write endpoint that is not a sign-in, in endpoint order; their warnings go to `warnings`. */
+function judgeWrites(
+  groups: EndpointGroup[],
+  targets: Map<string, WriteTarget>,
+  walked: WriteObservation[],
+  signIns: Map<EndpointGroup, SignInKey>,
+  opts: LearnOptions,
+  warnings: LearnWarning[],
+): Map<EndpointGroup, WriteJudgement> {
+  const writesByGroup = new Map<EndpointGroup, WriteObservation[]>();
+  for (const w of walked) {
+    const list = writesByGroup.get(w.obs.endpoint);
+    if (list) list.push(w);
+    else writesByGroup.set(w.obs.endpoint, [w]);
+  }
+  const judged = new Map<EndpointGroup, WriteJudgement>();
+  for (const g of groups) {
+    if (!isWriteMethod(g.method) || signIns.has(g)) continue;
+    const j = learnWrite(g, targets.get(g.key) ?? null, writesByGroup.get(g) ?? [], opts);
+    warnings.push(...j.warnings);
+    judged.set(g, j);
+  }
+  return judged;
+}
+
+/** The collections as the walk left them: their models, seed entities, id sequences, and the reads state serves. */
+function collectionStates(walk: WalkResult) {
+  const collections: Collection[] = [];
+  const stateServed = new Set<Observation>();
+  const seed: SeedState = { collections: {} };
+  const idSequences: Record<string, number> = {};
+  for (const st of [...walk.states.values()].sort(byName((s) => s.col.name))) {
+    const m = collectionModel(st, walk.queries);
+    collections.push(m.collection);
+    for (const o of m.stateServed) stateServed.add(o);
+    seed.collections[st.col.name] = [...st.scopes.keys()].flatMap((scope) => st.list(scope));
+    if (st.col.idKind === "int") idSequences[st.col.name] = (st.maxInt ?? 0) + 1;
+  }
+  return { collections, stateServed, seed, idSequences };
+}
+
+/** Every read the state does not serve, in time order, and a keyed sign-in's answers, replayed by path and query. */
+function replayedReads(
+  ordered: Observation[],
+  found: FoundCollection[],
+  stateServed: Set<Observation>,
+  signIns: Map<EndpointGroup, SignInKey>,
+) {
+  const stateGroups = new Set(found.flatMap((c) => (c.item ? [c.list, c.item] : [c.list])));
+  // A keyed sign-in also replays the app's refusals: the answer to a user the recording never signed in.
+  const reads = ordered.filter((o) =>
+    signIns.has(o.endpoint)
+      ? signedIn(o) || signIns.get(o.endpoint)!.refusals.includes(o)
+      : !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
+  );
+  return buildReplays(reads, (o) => {
+    const key = signIns.get(o.endpoint);
+    return key ? signInMatch(key, o) : undefined;
+  });
+}
+
+/** The Endpoint model of every group, with the request schemas the served rules widen. */
+function endpointModels(
+  groups: EndpointGroup[],
+  found: FoundCollection[],
+  targets: Map<string, WriteTarget>,
+  judged: Map<EndpointGroup, WriteJudgement>,
+  rules: Map<EndpointGroup, WriteRule>,
+  signIns: Map<EndpointGroup, SignInKey>,
+): Endpoint[] {
+  const colByGroup = new Map<EndpointGroup, FoundCollection>();
+  for (const c of found) {
+    colByGroup.set(c.list, c);
+    if (c.item) colByGroup.set(c.item, c);
+  }
+  const verdict = (g: EndpointGroup): { rule: WriteRule | null; withheld: Withheld | null } | null => {
+    const j = judged.get(g);
+    return j ? { rule: rules.get(g) ?? null, withheld: j.withheld } : null;
+  };
+  const endpoints = groups.map((g) =>
+    endpointModel(
+      g,
+      colByGroup.get(g) ?? null,
+      targets.get(g.key) ?? null,
+      verdict(g),
+      signIns.get(g) ?? null,
+    ),
+  );
+  widenRequestSchemas(endpoints, [...rules.values()]);
+  return endpoints;
+}
+
+/** The end of the last timed record (start + duration), where the episode clock starts; null when untimed. */
+function lastTime(evidence: Evidence): number | null {
+  let last: number | null = null;
+  for (const r of evidence.records)
+    if (r.started_at !== null) last = Math.max(last ?? 0, Math.round(r.started_at + (r.duration_ms ?? 0)));
+  return last;
+}
+
 /** Learns the model and seed state from one (merged) evidence. */
 export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): Learned {
   const opts = { ...DEFAULT_LEARN_OPTIONS, ...options };
@@ -52,100 +159,35 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   const found = findCollections(groups, warnings);
   const targets = findWriteTargets(groups, found);
   const walk = walkState(timeOrder(observations), found, targets);
-
-  const writesByGroup = new Map<EndpointGroup, WriteObservation[]>();
-  for (const w of walk.writes) {
-    const list = writesByGroup.get(w.obs.endpoint);
-    if (list) list.push(w);
-    else writesByGroup.set(w.obs.endpoint, [w]);
-  }
-  const verdicts = new Map<EndpointGroup, { rule: WriteRule | null; withheld: Withheld | null }>();
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
   const signIns = new Map<EndpointGroup, SignInKey>(
     groups.filter((g) => !targets.has(g.key) && isSignIn(g)).map((g) => [g, signInKey(g)]),
   );
-  for (const g of groups) {
-    if (!isWriteMethod(g.method) || signIns.has(g)) continue;
-    const v = learnWrite(g, targets.get(g.key) ?? null, writesByGroup.get(g) ?? [], opts);
-    warnings.push(...v.warnings);
-    verdicts.set(g, v);
-  }
+  const judged = judgeWrites(groups, targets, walk.writes, signIns, opts, warnings);
+  const validations = groups.filter((g) => isWriteMethod(g.method)).flatMap(learnValidations);
+  const { collections, stateServed, seed, idSequences } = collectionStates(walk);
 
-  const validations = groups.filter((g) => isWriteMethod(g.method)).map(learnValidations);
-
-  const collections = [];
-  const stateServed = new Set<Observation>();
-  const seed: SeedState = { collections: {} };
-  const idSequences: Record<string, number> = {};
-  for (const st of [...walk.states.values()].sort((a, b) => (a.col.name < b.col.name ? -1 : 1))) {
-    const m = collectionModel(st, walk.queries);
-    collections.push(m.collection);
-    for (const o of m.stateServed) stateServed.add(o);
-    seed.collections[st.col.name] = [...st.scopes.keys()].flatMap((scope) => st.list(scope));
-    if (st.col.idKind === "int") idSequences[st.col.name] = (st.maxInt ?? 0) + 1;
-  }
-  const served: ServedWrite[] = [];
-  for (const [g, v] of verdicts)
-    if (v.rule) served.push({ group: g, target: targets.get(g.key)!, rule: v.rule });
-  widenSettable(
-    served,
-    groups.flatMap((g) => (targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [])),
+  const served: ServedWrite[] = [...judged].flatMap(([group, j]) =>
+    j.draft ? [{ group, target: targets.get(group.key)!, rule: j.draft }] : [],
   );
-  for (const [g, v] of verdicts) {
-    if (!v.rule) continue;
-    for (const f of v.rule.fields)
-      if (f.rule.kind === "id_sequence") f.rule.start = idSequences[v.rule.collection] ?? f.rule.start;
-    v.rule.explain = explainWrite(v.rule, g.method, g.template);
-  }
-  const stateGroups = new Set(found.flatMap((c) => (c.item ? [c.list, c.item] : [c.list])));
-  // A keyed sign-in also replays the app's refusals: the answer to a user the recording never signed in.
-  const replayReads = timeOrder(observations).filter((o) =>
-    signIns.has(o.endpoint)
-      ? signedIn(o) || signIns.get(o.endpoint)!.refusals.includes(o)
-      : !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
+  const targeted: TargetedWrite[] = groups.flatMap((g) =>
+    targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [],
   );
-  const colByGroup = new Map<EndpointGroup, FoundCollection>();
-  for (const c of found) {
-    colByGroup.set(c.list, c);
-    if (c.item) colByGroup.set(c.item, c);
-  }
-  const endpoints = groups.map((g) =>
-    endpointModel(
-      g,
-      colByGroup.get(g) ?? null,
-      targets.get(g.key) ?? null,
-      verdicts.get(g) ?? null,
-      signIns.get(g) ?? null,
-    ),
-  );
-  widenRequestSchemas(
-    endpoints,
-    served.map((w) => w.rule),
-  );
-
-  let last: number | null = null;
-  for (const r of evidence.records)
-    if (r.started_at !== null) last = Math.max(last ?? 0, Math.round(r.started_at + (r.duration_ms ?? 0)));
+  const rules = assembleWriteRules(served, targeted, idSequences);
+  const endpoints = endpointModels(groups, found, targets, judged, rules, signIns);
 
   const model: Model = {
     schema_version: MODEL_SCHEMA_VERSION,
     app_origin: evidence.app_origin,
     endpoints,
     collections,
-    write_rules: [...verdicts.values()]
-      .flatMap((v) => (v.rule ? [v.rule] : []))
-      .sort((a, b) => (a.tool_name < b.tool_name ? -1 : 1)),
-    replays: buildReplays(replayReads, (o) => {
-      const key = signIns.get(o.endpoint);
-      return key ? signInMatch(key, o) : undefined;
-    }),
-    clock: { last_time_ms: last, step_ms: CLOCK_STEP_MS },
+    write_rules: [...rules.values()].sort(byName((r) => r.tool_name)),
+    replays: replayedReads(timeOrder(observations), found, stateServed, signIns),
+    clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },
     id_sequences: idSequences,
-    validations: validations
-      .flat()
-      .sort((a, b) =>
-        a.tool_name !== b.tool_name ? (a.tool_name < b.tool_name ? -1 : 1) : a.field < b.field ? -1 : 1,
-      ),
+    validations: validations.sort((a, b) =>
+      a.tool_name !== b.tool_name ? (a.tool_name < b.tool_name ? -1 : 1) : a.field < b.field ? -1 : 1,
+    ),
   };
   return {
     model,

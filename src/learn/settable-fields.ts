@@ -5,18 +5,20 @@
  * changes it when a PATCH sends it. Such a `keep` becomes `from_request`,
  * otherwise kept, naming the write that proves it (`settable_by`).
  */
+
 import type { Endpoint, FieldRule, WriteRule } from "../model/model-schema.js";
 import { keyOfPointer } from "../util/json-pointer.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { isRedirect } from "./redirect-location.js";
 import { isObject } from "./value-kinds.js";
+import type { WriteDraft } from "./write-rules.js";
 import type { WriteTarget } from "./write-targets.js";
 
-/** A served write: its endpoint, what it writes, and its rule. */
+/** A write that is served: its endpoint, what it writes, and its rule as its own observations taught it. */
 export interface ServedWrite {
   group: EndpointGroup;
   target: WriteTarget;
-  rule: WriteRule;
+  rule: WriteDraft;
 }
 
 type FromRequest = Extract<FieldRule, { kind: "from_request" }>;
@@ -109,30 +111,38 @@ function ignored(
 }
 
 /**
- * Widens the `keep` fields of every PATCH and PUT rule that another confirmed write of the collection takes
- * from the request; never the id field, a field the app assigns anywhere, or a field an update of the
- * collection (of `all` the writes, served or withheld) sent without being proven to take it. Mutates the rules in place (their explain is rebuilt by the caller).
+ * The fields of each PATCH and PUT rule with every `keep` widened that another confirmed write of the
+ * collection takes from the request; never the id field, a field the app assigns anywhere, or a field an
+ * update of the collection (of `all` the writes, served or withheld) sent without being proven to take it.
+ * Only widened writes are in the map; the drafts are not changed.
  */
-export function widenSettable(writes: ServedWrite[], all: TargetedWrite[]): void {
+export function widenSettable(
+  writes: ServedWrite[],
+  all: TargetedWrite[],
+): Map<ServedWrite, WriteDraft["fields"]> {
   const byCollection = new Map<string, Map<string, { by: string; rule: FromRequest }>>();
+  const widened = new Map<ServedWrite, WriteDraft["fields"]>();
   for (const w of writes) {
     if (w.target.endpointKind !== "patch" && w.target.endpointKind !== "update") continue;
     const col = w.rule.collection;
     if (!byCollection.has(col)) byCollection.set(col, settableFields(writes, col));
     const settable = byCollection.get(col)!;
-    for (const f of w.rule.fields) {
-      if (f.rule.kind !== "keep" || f.field === w.target.collection.idField) continue;
+    const fields = w.rule.fields.map((f) => {
+      if (f.rule.kind !== "keep" || f.field === w.target.collection.idField) return f;
       const source = settable.get(f.field);
-      if (!source || source.by === `${w.group.method} ${w.group.template}`) continue;
-      if (ignored(all, writes, col, f.field, keyOfPointer(source.rule.pointer))) continue;
-      f.rule = {
+      if (!source || source.by === `${w.group.method} ${w.group.template}`) return f;
+      if (ignored(all, writes, col, f.field, keyOfPointer(source.rule.pointer))) return f;
+      const rule: FieldRule = {
         kind: "from_request",
         pointer: source.rule.pointer,
         otherwise: { kind: "keep" },
         settable_by: source.by,
       };
-    }
+      return { field: f.field, rule };
+    });
+    if (fields.some((f, i) => f !== w.rule.fields[i])) widened.set(w, fields);
   }
+  return widened;
 }
 
 /**

@@ -89,125 +89,156 @@ function createScope(st: CollectionState, o: Observation, answered: Entity | nul
   return o.pathParams[parent.param] ?? (answered ? String(answered[parent.field]) : "");
 }
 
-/** Runs the walk over observations sorted in time order. */
-export function walkState(
-  ordered: Observation[],
-  collections: FoundCollection[],
-  targets: Map<string, WriteTarget>,
-): WalkResult {
-  const states = new Map(collections.map((c) => [c.name, new CollectionState(c)]));
-  const byList = new Map(collections.map((c) => [c.list.key, states.get(c.name)!]));
-  const byItem = new Map(collections.filter((c) => c.item).map((c) => [c.item!.key, states.get(c.name)!]));
-  const pending = new Map<string, WriteObservation[]>();
-  const writes: WriteObservation[] = [];
-  const queries = new Map<Observation, QueryOutcome>();
+/** The walk's state between observations: the collections, the writes waiting for a read, what was learned. */
+class Walk {
+  readonly states: Map<string, CollectionState>;
+  private readonly byList: Map<string, CollectionState>;
+  private readonly byItem: Map<string, CollectionState>;
+  /** Writes waiting for a read of their entity, by collection and id. */
+  private readonly pending = new Map<string, WriteObservation[]>();
+  /** Redirected creates whose answer named no entity, by collection and scope: the next full list tells. */
+  private readonly anonymous = new Map<string, WriteObservation[]>();
+  readonly writes: WriteObservation[] = [];
+  readonly queries = new Map<Observation, QueryOutcome>();
 
-  const sighting = (st: CollectionState, id: string, e: Entity | null, read: Observation): void => {
-    const list = takeReady(pending, `${st.col.name}\u0000${id}`, read);
+  constructor(
+    collections: FoundCollection[],
+    private readonly targets: Map<string, WriteTarget>,
+  ) {
+    this.states = new Map(collections.map((c) => [c.name, new CollectionState(c)]));
+    this.byList = new Map(collections.map((c) => [c.list.key, this.states.get(c.name)!]));
+    this.byItem = new Map(
+      collections.filter((c) => c.item).map((c) => [c.item!.key, this.states.get(c.name)!]),
+    );
+  }
+
+  /** Takes one observation into the walk: a list read, an item read, or a write. */
+  observe(o: Observation): void {
+    const listState = o.method === "GET" ? this.byList.get(o.endpoint.key) : undefined;
+    const itemState = o.method === "GET" ? this.byItem.get(o.endpoint.key) : undefined;
+    const body = o.response.kind === "json" ? o.response.value : undefined;
+    if (listState && ok(o) && body !== undefined) this.readList(listState, o, body);
+    else if (itemState && o.pathParams["id"] !== undefined)
+      this.readItem(itemState, o, o.pathParams["id"], body);
+    else if (ok(o) || isRedirect(o.status)) this.write(o, body);
+  }
+
+  /** A read showed entity `id` (null: showed it gone): the writes waiting for it are judged. */
+  private sighting(st: CollectionState, id: string, e: Entity | null, read: Observation): void {
+    const list = takeReady(this.pending, `${st.col.name}\u0000${id}`, read);
     if (list.length > 0) judgeReadBack(list, e, st.col.idField);
-  };
+  }
 
-  const wait = (st: CollectionState, id: string, w: WriteObservation): void => {
+  private wait(st: CollectionState, id: string, w: WriteObservation): void {
     const key = `${st.col.name}\u0000${id}`;
-    const list = pending.get(key);
+    const list = this.pending.get(key);
     if (list) list.push(w);
-    else pending.set(key, [w]);
-  };
-  // Redirected creates whose answer named no entity, by collection and scope: the next full list tells.
-  const anonymous = new Map<string, WriteObservation[]>();
-  const identifyCreate = (st: CollectionState, scope: string, listed: Entity[], read: Observation): void => {
-    const ready = takeReady(anonymous, `${st.col.name}\u0000${scope}`, read);
+    else this.pending.set(key, [w]);
+  }
+
+  /** Names the entity of a redirected create from the first full list after it, when that pairs up with certainty. */
+  private identifyCreate(st: CollectionState, scope: string, listed: Entity[], read: Observation): void {
+    const ready = takeReady(this.anonymous, `${st.col.name}\u0000${scope}`, read);
     const fresh = listed
       .map((e) => st.idOf(e))
       .filter((id): id is string => id !== null && !st.everSeen.has(id));
     // Only one create and one new id pair up with certainty; anything else stays unconfirmed.
     if (ready.length !== 1 || fresh.length !== 1) return;
     ready[0]!.id = fresh[0]!;
-    wait(st, fresh[0]!, ready[0]!);
-  };
+    this.wait(st, fresh[0]!, ready[0]!);
+  }
 
-  for (const o of ordered) {
-    const listState = o.method === "GET" ? byList.get(o.endpoint.key) : undefined;
-    const itemState = o.method === "GET" ? byItem.get(o.endpoint.key) : undefined;
-    const body = o.response.kind === "json" ? o.response.value : undefined;
-    if (listState && ok(o) && body !== undefined) {
-      const col = listState.col;
-      const got = listEntities(body, col.envelope.kind === "object" ? col.envelope.items_key : null);
-      if (!got) continue;
-      const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
-      if (o.query.length === 0) {
-        identifyCreate(listState, scope, got.entities, o);
-        const gone = listState.applyFullList(scope, got.entities);
-        for (const id of gone) sighting(listState, id, null, o);
-        for (const e of got.entities) {
-          const id = listState.idOf(e);
-          if (id !== null) sighting(listState, id, e, o);
-        }
-      } else {
-        const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
-        const total =
-          totalKey && isObject(body) && typeof body[totalKey] === "number"
-            ? (body[totalKey] as number)
-            : null;
-        const known = listState.listedScopes.has(scope);
-        queries.set(
-          o,
-          known
-            ? checkQuery(o.query, listState.list(scope), got.entities, total, col.idField)
-            : { ok: false, filters: {}, pagination: null, excluded: [], cut: false },
-        );
-        for (const e of got.entities) {
-          const id = listState.idOf(e);
-          if (id !== null && listState.entities.has(id)) listState.entities.set(id, e);
-          if (id !== null) sighting(listState, id, e, o);
-        }
+  /** A list read: a full list replaces the scope's state; a query read is checked against it. */
+  private readList(st: CollectionState, o: Observation, body: unknown): void {
+    const col = st.col;
+    const got = listEntities(body, col.envelope.kind === "object" ? col.envelope.items_key : null);
+    if (!got) return;
+    const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
+    if (o.query.length === 0) {
+      this.identifyCreate(st, scope, got.entities, o);
+      const gone = st.applyFullList(scope, got.entities);
+      for (const id of gone) this.sighting(st, id, null, o);
+      for (const e of got.entities) {
+        const id = st.idOf(e);
+        if (id !== null) this.sighting(st, id, e, o);
       }
-    } else if (itemState && o.pathParams["id"] !== undefined) {
-      const id = o.pathParams["id"];
-      if (o.status === 404 || o.status === 410) {
-        itemState.remove(id);
-        sighting(itemState, id, null, o);
-      } else if (ok(o)) {
-        const e = itemEntity(body, itemState.col.itemEnvelope);
-        if (e) {
-          itemState.upsert(e);
-          sighting(itemState, id, e, o);
-        }
-      }
-    } else if (ok(o) || isRedirect(o.status)) {
-      const target = targets.get(o.endpoint.key);
-      if (!target) continue;
-      const st = states.get(target.collection.name)!;
-      const answered = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
-      // A create answered with a redirect (post-redirect-get) names its entity in the Location, if anywhere.
-      const rawId = target.idParam
-        ? o.pathParams[target.idParam]
-        : (answered?.[st.col.idField] ?? (isRedirect(o.status) ? redirectedId(o) : null));
-      const id = typeof rawId === "string" || typeof rawId === "number" ? String(rawId) : null;
-      const w: WriteObservation = {
-        obs: o,
-        target,
-        id,
-        pre: id === null ? null : (st.entities.get(id) ?? st.lastKnown.get(id) ?? null),
-        answered,
-        maxIntBefore: st.maxInt,
-        scopeMaxBefore:
-          target.kind === "create" ? new Map(st.scopeMax.get(createScope(st, o, answered)) ?? []) : null,
-        idSeenBefore: id !== null && st.everSeen.has(id),
-        result: "unconfirmed",
-        readBack: null,
-        mismatch: null,
-        expect: target.kind === "delete" ? new Map() : writeExpectations(o, answered),
-      };
-      if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
-      if (id !== null && answered && st.col.idField in answered) st.lastKnown.set(id, answered);
-      writes.push(w);
-      if (id !== null) wait(st, id, w);
-      else if (target.kind === "create" && isRedirect(o.status)) {
-        const key = `${st.col.name}\u0000${createScope(st, o, null)}`;
-        anonymous.set(key, [...(anonymous.get(key) ?? []), w]);
+      return;
+    }
+    const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
+    const total =
+      totalKey && isObject(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
+    const known = st.listedScopes.has(scope);
+    this.queries.set(
+      o,
+      known
+        ? checkQuery(o.query, st.list(scope), got.entities, total, col.idField)
+        : { ok: false, filters: {}, pagination: null, excluded: [], cut: false },
+    );
+    for (const e of got.entities) {
+      const id = st.idOf(e);
+      if (id !== null && st.entities.has(id)) st.entities.set(id, e);
+      if (id !== null) this.sighting(st, id, e, o);
+    }
+  }
+
+  /** An item read: a 404 or 410 shows the entity gone, a success shows it as it is. */
+  private readItem(st: CollectionState, o: Observation, id: string, body: unknown): void {
+    if (o.status === 404 || o.status === 410) {
+      st.remove(id);
+      this.sighting(st, id, null, o);
+    } else if (ok(o)) {
+      const e = itemEntity(body, st.col.itemEnvelope);
+      if (e) {
+        st.upsert(e);
+        this.sighting(st, id, e, o);
       }
     }
   }
-  return { states, writes, queries };
+
+  /** A successful write of a target: noted with what was known before it, then waiting for its read-back. */
+  private write(o: Observation, body: unknown): void {
+    const target = this.targets.get(o.endpoint.key);
+    if (!target) return;
+    const st = this.states.get(target.collection.name)!;
+    const answered = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
+    // A create answered with a redirect (post-redirect-get) names its entity in the Location, if anywhere.
+    const rawId = target.idParam
+      ? o.pathParams[target.idParam]
+      : (answered?.[st.col.idField] ?? (isRedirect(o.status) ? redirectedId(o) : null));
+    const id = typeof rawId === "string" || typeof rawId === "number" ? String(rawId) : null;
+    const w: WriteObservation = {
+      obs: o,
+      target,
+      id,
+      pre: id === null ? null : (st.entities.get(id) ?? st.lastKnown.get(id) ?? null),
+      answered,
+      maxIntBefore: st.maxInt,
+      scopeMaxBefore:
+        target.kind === "create" ? new Map(st.scopeMax.get(createScope(st, o, answered)) ?? []) : null,
+      idSeenBefore: id !== null && st.everSeen.has(id),
+      result: "unconfirmed",
+      readBack: null,
+      mismatch: null,
+      expect: target.kind === "delete" ? new Map() : writeExpectations(o, answered),
+    };
+    if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
+    if (id !== null && answered && st.col.idField in answered) st.lastKnown.set(id, answered);
+    this.writes.push(w);
+    if (id !== null) this.wait(st, id, w);
+    else if (target.kind === "create" && isRedirect(o.status)) {
+      const key = `${st.col.name}\u0000${createScope(st, o, null)}`;
+      this.anonymous.set(key, [...(this.anonymous.get(key) ?? []), w]);
+    }
+  }
+}
+
+/** Runs the walk over observations sorted in time order. */
+export function walkState(
+  ordered: Observation[],
+  collections: FoundCollection[],
+  targets: Map<string, WriteTarget>,
+): WalkResult {
+  const walk = new Walk(collections, targets);
+  for (const o of ordered) walk.observe(o);
+  return { states: walk.states, writes: walk.writes, queries: walk.queries };
 }

@@ -1,12 +1,13 @@
 /**
- * Turns the observations of one write endpoint into a served WriteRule or a
- * withheld verdict. Served only when a later read confirmed the effect and
- * every field of the written entity, and the answer, fit a rule.
+ * Judges the observations of one write endpoint: the draft of its rule (what
+ * its own observations teach), or a withheld verdict. Served only when a
+ * later read confirmed the effect and every field of the written entity, and
+ * the answer, fit a rule. The draft becomes a rule in write-rule-assembly.ts,
+ * where what other writes prove is added and the rule is explained.
  */
 import type { Withheld, WriteRule } from "../model/model-schema.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
-import { explainWrite } from "./explain.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
 import { isRedirect, locationTemplate } from "./redirect-location.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
@@ -37,53 +38,68 @@ export function readBackOf(group: EndpointGroup, target: WriteTarget | null): st
   return `GET ${render(lits.length)}`;
 }
 
-/** Learns one write endpoint: a rule, or why it is withheld (plus warnings about ignored failures). */
-export function learnWrite(
-  group: EndpointGroup,
-  target: WriteTarget | null,
-  walked: WriteObservation[],
-  opts: LearnOptions,
-): { rule: WriteRule | null; withheld: Withheld | null; warnings: LearnWarning[] } {
-  const base = { method: group.method, template: group.template, readBack: readBackOf(group, target) };
-  const warnings: LearnWarning[] = [];
-  const no = (w: Withheld) => ({ rule: null, withheld: w, warnings });
+/** A write rule as one endpoint's own observations teach it, before assembly (see write-rule-assembly.ts). */
+export type WriteDraft = Omit<WriteRule, "explain">;
+
+/** The judgement of one write endpoint: a draft rule, or why it is withheld, and warnings about ignored failures. */
+export type WriteJudgement = ({ draft: WriteDraft; withheld: null } | { draft: null; withheld: Withheld }) & {
+  warnings: LearnWarning[];
+};
+
+type Base = { method: string; template: string; readBack: string };
+
+/** Why no observation of the endpoint can teach a rule: a body apptwin cannot read, or no success at all. */
+function unusable(group: EndpointGroup, base: Base): Withheld | null {
   const bad = group.observations.find(
     (o) => o.request.kind === "unsupported" || o.request.kind === "truncated",
   );
   if (bad)
-    return no(
-      withheld("unsupported_body", {
-        ...base,
-        mime: bad.request.kind === "unsupported" ? bad.request.mime : null,
-      }),
-    );
+    return withheld("unsupported_body", {
+      ...base,
+      mime: bad.request.kind === "unsupported" ? bad.request.mime : null,
+    });
   // A redirect (post-redirect-get) is a write's answer, not a failure: it is judged by its read-back too.
-  const success = group.observations.filter(
-    (o) => (o.status >= 200 && o.status < 300) || isRedirect(o.status),
-  );
-  const failed = group.observations.filter((o) => o.status >= 400);
-  if (success.length === 0)
-    return no(
-      withheld("failed_status", {
-        ...base,
-        statuses: [...new Set(group.observations.map((o) => o.status))].sort(),
-      }),
-    );
-  for (const o of failed)
-    warnings.push({
+  const success = group.observations.some((o) => (o.status >= 200 && o.status < 300) || isRedirect(o.status));
+  if (!success)
+    return withheld("failed_status", {
+      ...base,
+      statuses: [...new Set(group.observations.map((o) => o.status))].sort(),
+    });
+  return null;
+}
+
+/** One warning per failed observation: it teaches no write rule. */
+function failedWrites(group: EndpointGroup): LearnWarning[] {
+  return group.observations
+    .filter((o) => o.status >= 400)
+    .map((o) => ({
       code: "failed_write",
       message: `${group.method} ${group.template} answered ${o.status}; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent`,
       pointer: `/records/${o.index}/response/status`,
-    });
-  if (!target) return no(withheld("no_collection", base));
+    }));
+}
+
+/** The writes a later read confirmed, all answered alike, or why there are none to learn from. */
+function confirmedWrites(
+  target: WriteTarget | null,
+  walked: WriteObservation[],
+  base: Base,
+): { confirmed: WriteObservation[]; target: WriteTarget } | { withheld: Withheld } {
+  if (!target) return { withheld: withheld("no_collection", base) };
   const disagree = walked.find((w) => w.result === "disagrees");
-  if (disagree) return no(withheld("read_back_disagrees", { ...base, field: disagree.mismatch ?? "" }));
+  if (disagree)
+    return { withheld: withheld("read_back_disagrees", { ...base, field: disagree.mismatch ?? "" }) };
   const confirmed = walked.filter((w) => w.result === "confirmed");
-  if (confirmed.length === 0) return no(withheld("not_read_back", base));
-  const statuses = new Set(confirmed.map((w) => w.obs.status));
-  if (statuses.size > 1) return no(withheld("conflicting_observations", base));
+  if (confirmed.length === 0) return { withheld: withheld("not_read_back", base) };
+  if (new Set(confirmed.map((w) => w.obs.status)).size > 1)
+    return { withheld: withheld("conflicting_observations", base) };
+  return { confirmed, target };
+}
+
+/** What each confirmed write offers to explain the fields of the entity it wrote. */
+function fieldContexts(target: WriteTarget, confirmed: WriteObservation[]): FieldContext[] {
   const col = target.collection;
-  const contexts: FieldContext[] = confirmed.map((w) => ({
+  return confirmed.map((w) => ({
     entity: target.kind === "delete" ? (w.pre ?? { [col.idField]: w.id }) : w.readBack!,
     request:
       w.obs.request.kind === "json" && isObject(w.obs.request.value)
@@ -101,19 +117,41 @@ export function learnWrite(
     idField: col.idField,
     create: target.kind === "create",
   }));
-  const fields: WriteRule["fields"] = [];
-  if (target.kind !== "delete") {
-    const names: string[] = [];
-    for (const c of contexts) for (const k of Object.keys(c.entity)) if (!names.includes(k)) names.push(k);
-    for (const f of names) {
-      const verdict = inferFieldRule(f, contexts, opts.clockWindowMs);
-      if (!verdict.ok)
-        return no(
-          withheld(verdict.reason, { ...base, field: f, ...(verdict.gap ? { gap: verdict.gap } : {}) }),
-        );
-      fields.push({ field: f, rule: verdict.rule });
-    }
+}
+
+/** The rule of every field of the written entities (none for a delete), or the first field no rule explains. */
+function fieldRules(
+  target: WriteTarget,
+  contexts: FieldContext[],
+  opts: LearnOptions,
+  base: Base,
+): { fields: WriteDraft["fields"] } | { withheld: Withheld } {
+  const fields: WriteDraft["fields"] = [];
+  if (target.kind === "delete") return { fields };
+  const names: string[] = [];
+  for (const c of contexts) for (const k of Object.keys(c.entity)) if (!names.includes(k)) names.push(k);
+  for (const f of names) {
+    const verdict = inferFieldRule(f, contexts, opts.clockWindowMs);
+    if (!verdict.ok)
+      return {
+        withheld: withheld(verdict.reason, {
+          ...base,
+          field: f,
+          ...(verdict.gap ? { gap: verdict.gap } : {}),
+        }),
+      };
+    fields.push({ field: f, rule: verdict.rule });
   }
+  return { fields };
+}
+
+/** The answer rule and the redirect Location every confirmed write shares, or why they do not fit one rule. */
+function answerRule(
+  target: WriteTarget,
+  confirmed: WriteObservation[],
+  contexts: FieldContext[],
+  base: Base,
+): { response: WriteDraft["response"]; location: string | null } | { withheld: Withheld } {
   const cases: AnswerCase[] = confirmed.map((w, i) => ({
     body: w.obs.response.kind === "json" ? w.obs.response.value : undefined,
     entity: contexts[i]!.entity,
@@ -121,33 +159,56 @@ export function learnWrite(
   }));
   const response = learnResponse(cases);
   if (!response.ok)
-    return no(
-      withheld("unexplained_field", {
+    return {
+      withheld: withheld("unexplained_field", {
         ...base,
         field: response.field,
         ...(response.token ? { gap: { kind: "token", token: response.token, answerOnly: true } } : {}),
       }),
-    );
+    };
   const locations = new Set(
     confirmed.map((w, i) =>
-      isRedirect(w.obs.status) ? locationTemplate(w.obs, contexts[i]!.entity, col.idField) : null,
+      isRedirect(w.obs.status)
+        ? locationTemplate(w.obs, contexts[i]!.entity, target.collection.idField)
+        : null,
     ),
   );
-  if (locations.size > 1) return no(withheld("conflicting_observations", { ...base, field: "Location" }));
-  const location = [...locations][0] ?? null;
+  if (locations.size > 1)
+    return { withheld: withheld("conflicting_observations", { ...base, field: "Location" }) };
+  return { response: response.response, location: [...locations][0] ?? null };
+}
+
+/** Judges one write endpoint: the draft of its rule, or why it is withheld (plus warnings about ignored failures). */
+export function learnWrite(
+  group: EndpointGroup,
+  target: WriteTarget | null,
+  walked: WriteObservation[],
+  opts: LearnOptions,
+): WriteJudgement {
+  const base = { method: group.method, template: group.template, readBack: readBackOf(group, target) };
+  const refused = unusable(group, base);
+  if (refused) return { draft: null, withheld: refused, warnings: [] };
+  const warnings = failedWrites(group);
+  const no = (w: Withheld): WriteJudgement => ({ draft: null, withheld: w, warnings });
+  const judged = confirmedWrites(target, walked, base);
+  if ("withheld" in judged) return no(judged.withheld);
+  const { confirmed, target: written } = judged;
+  const contexts = fieldContexts(written, confirmed);
+  const fields = fieldRules(written, contexts, opts, base);
+  if ("withheld" in fields) return no(fields.withheld);
+  const answer = answerRule(written, confirmed, contexts, base);
+  if ("withheld" in answer) return no(answer.withheld);
   const first = confirmed[0]!.obs;
-  const partial: Omit<WriteRule, "explain"> = {
+  const draft: WriteDraft = {
     tool_name: group.toolName,
-    kind: target.kind,
-    collection: col.name,
-    id_param: target.idParam,
+    kind: written.kind,
+    collection: written.collection.name,
+    id_param: written.idParam,
     status: first.status,
     content_type: first.contentType,
-    response: response.response,
-    ...(location === null ? {} : { location }),
-    fields,
+    response: answer.response,
+    ...(answer.location === null ? {} : { location: answer.location }),
+    fields: fields.fields,
   };
-  const rule = { ...partial, explain: "" };
-  rule.explain = explainWrite(rule, group.method, group.template);
-  return { rule, withheld: null, warnings };
+  return { draft, withheld: null, warnings };
 }

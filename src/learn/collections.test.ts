@@ -1,0 +1,65 @@
+/** Collections: their id field and unique names. */
+import { describe, expect, it } from "vitest";
+import { learnSpecs, list } from "../../test/support/learn-specs.js";
+
+describe("rules learned from too little", () => {
+  it("keeps collection names unique when a joined name is taken too", () => {
+    const { model, seed } = learnSpecs([
+      { path: "/api/a/items", status: 200, res: [{ id: 1 }] },
+      { path: "/api/b/items", status: 200, res: [{ id: 2 }] },
+      { path: "/api/b_items", status: 200, res: [{ id: 3 }] },
+    ]);
+    expect(model.collections.map((c) => [c.name, c.list_endpoint])).toEqual([
+      ["b_items", "get_b_items"],
+      ["b_items_2", "get_b_items_2"],
+      ["items", "get_a_items"],
+    ]);
+    expect(seed.collections).toEqual({ b_items: [{ id: 2 }], b_items_2: [{ id: 3 }], items: [{ id: 1 }] });
+  });
+});
+
+describe("id field", () => {
+  it("keeps id when one entity lacks it (not a foreign key unique by coincidence), and warns", () => {
+    const { model, seed, coverage } = learnSpecs([
+      list([
+        { id: 1, owner_id: 7, title: "A" },
+        { owner_id: 8, title: "B" },
+      ]),
+    ]);
+    expect(model.collections.map((c) => c.id_field)).toEqual(["id"]);
+    expect(seed.collections["things"]).toEqual([{ id: 1, owner_id: 7, title: "A" }]);
+    expect(coverage.warnings.map((w) => [w.code, w.path, w.message])).toEqual([
+      [
+        "missing_id",
+        "records[0].response.body[1]",
+        'an entity of things has no id field "id"; the twin leaves it out of the seed state',
+      ],
+    ]);
+  });
+
+  it("prefers <singular>_id over another unique *_id", () => {
+    const { model } = learnSpecs([
+      list([
+        { owner_id: 1, thing_id: 5, t: "a" },
+        { owner_id: 2, thing_id: 6, t: "b" },
+      ]),
+    ]);
+    expect(model.collections.map((c) => c.id_field)).toEqual(["thing_id"]);
+  });
+
+  it("requires the id to be unique in every list read, not only the first ones", () => {
+    const specs = Array.from({ length: 200 }, () =>
+      list([
+        { id: 1, code: 10 },
+        { id: 2, code: 20 },
+      ]),
+    );
+    specs.push(
+      list([
+        { id: 1, code: 10 },
+        { id: 1, code: 30 },
+      ]),
+    );
+    expect(learnSpecs(specs).model.collections.map((c) => c.id_field)).toEqual([]);
+  });
+});

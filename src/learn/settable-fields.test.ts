@@ -1,0 +1,91 @@
+/** Partial updates widened to fields another write proves settable, and never beyond the evidence. */
+import { describe, expect, it } from "vitest";
+import { isoAt, type RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs, list } from "../../test/support/learn-specs.js";
+
+describe("partial updates of fields the recording never patched", () => {
+  const before = { id: 1, title: "A", done: false, at: "2026-01-01T00:00:00.000Z" };
+  const created = (title: string) => ({ id: 2, title, done: false, at: isoAt(1) });
+  const patched = { ...before, done: true, at: isoAt(3) };
+  const specs = (patchReq: unknown, patchRes: unknown): RecordSpec[] => [
+    list([before]),
+    { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: created("B") },
+    list([before, created("B")]),
+    { method: "PATCH", path: "/api/things/1", status: 200, req: patchReq, res: patchRes },
+    { path: "/api/things/1", status: 200, res: patchRes },
+  ];
+
+  it("takes a field the create sets from the request when a patch sends it, else keeps it", () => {
+    const { model } = learnSpecs(specs({ done: true }, patched));
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_things_by_id")!;
+    expect(Object.fromEntries(patch.fields.map((f) => [f.field, f.rule]))).toEqual({
+      id: { kind: "keep" },
+      title: {
+        kind: "from_request",
+        pointer: "/title",
+        otherwise: { kind: "keep" },
+        settable_by: "POST /api/things",
+      },
+      done: { kind: "from_request", pointer: "/done", otherwise: { kind: "keep" } },
+      at: { kind: "clock", format: "iso" },
+    });
+    expect(patch.explain).toBe(
+      "PATCH /api/things/{id} updates one thing and answers 200 with the entity (id: kept as it was; title: from the request when sent (settable: POST /api/things sets it), else kept; done: taken from the request body at /done, or kept as it was when the request has none; at: the episode clock, as an ISO 8601 time).",
+    );
+  });
+
+  it("never widens an action (POST /things/{id}/archive), the id, or a field the app assigns", () => {
+    const archived = { ...before, done: true, at: isoAt(3) };
+    const { model } = learnSpecs([
+      ...specs({ done: true }, patched).slice(0, 3),
+      { method: "POST", path: "/api/things/1/archive", status: 200, res: archived },
+      { path: "/api/things/1", status: 200, res: archived },
+    ]);
+    const action = model.write_rules.find((r) => r.tool_name === "post_things_archive_by_thing_id")!;
+    expect(action.fields.map((f) => [f.field, f.rule.kind])).toEqual([
+      ["id", "keep"],
+      ["title", "keep"],
+      ["done", "constant"],
+      ["at", "clock"],
+    ]);
+  });
+});
+
+describe("generalisations that must not outrun the evidence", () => {
+  it("does not widen a field another update of the collection was seen to ignore", () => {
+    const item = (title: string, sku: string, done = false) => ({ id: 1, title, sku, done });
+    const { model } = learnSpecs([
+      list([item("A", "S1")]),
+      {
+        method: "POST",
+        path: "/api/things",
+        status: 201,
+        req: { title: "B", sku: "S2" },
+        res: { id: 2, title: "B", sku: "S2", done: false },
+      },
+      list([item("A", "S1"), { id: 2, title: "B", sku: "S2", done: false }]),
+      // The PUT sends a new sku and the app keeps the old one: sku is fixed once created.
+      {
+        method: "PUT",
+        path: "/api/things/1",
+        status: 200,
+        req: { title: "C", sku: "S9", done: false },
+        res: item("C", "S1"),
+      },
+      { path: "/api/things/1", status: 200, res: item("C", "S1") },
+      {
+        method: "PATCH",
+        path: "/api/things/1",
+        status: 200,
+        req: { done: true },
+        res: item("C", "S1", true),
+      },
+      { path: "/api/things/1", status: 200, res: item("C", "S1", true) },
+    ]);
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_things_by_id")!;
+    expect(Object.fromEntries(patch.fields.map((f) => [f.field, f.rule]))).toMatchObject({
+      title: { kind: "from_request", settable_by: "POST /api/things" },
+      sku: { kind: "keep" },
+    });
+  });
+});

@@ -1,0 +1,179 @@
+/** One small recording per withheld reason, asserting the reason and its hint word for word. */
+import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs, list, seedItems, withheldOf } from "../../test/support/learn-specs.js";
+
+describe("withheld reasons", () => {
+  const create = (extra: Partial<RecordSpec> = {}): RecordSpec => ({
+    method: "POST",
+    path: "/api/things",
+    status: 201,
+    req: { title: "B" },
+    res: { id: 2, title: "B" },
+    ...extra,
+  });
+
+  it("not_read_back: no later read shows the created entity", () => {
+    expect(withheldOf([list(seedItems), create()])).toEqual([
+      [
+        "post_things",
+        "not_read_back",
+        "Record a GET /api/things after POST /api/things to confirm its effect",
+      ],
+    ]);
+  });
+
+  it("read_back_disagrees: the read-back shows another value", () => {
+    expect(withheldOf([list(seedItems), create(), list([...seedItems, { id: 2, title: "Other" }])])).toEqual([
+      [
+        "post_things",
+        "read_back_disagrees",
+        'The read after POST /api/things shows a different "title" than the write implied; record the write and its read-back again with nothing in between',
+      ],
+    ]);
+  });
+
+  it("failed_status: every observation failed", () => {
+    expect(withheldOf([list(seedItems), create({ status: 422, res: { error: "invalid" } })])).toEqual([
+      [
+        "post_things",
+        "failed_status",
+        "Every POST /api/things answered 422; record one that succeeds (2xx) and read its effect back",
+      ],
+    ]);
+  });
+
+  it("no_collection: the write's path matches no collection (an RPC-style action)", () => {
+    expect(
+      withheldOf([{ method: "POST", path: "/api/ping", status: 200, req: {}, res: { ok: true } }]),
+    ).toEqual([
+      [
+        "post_ping",
+        "no_collection",
+        "POST /api/ping changes no collection the recording read: if it writes entities, record a GET of their list (such as GET /api/ping) before and after it, so its effect can be read back; an action no read can show stays withheld",
+      ],
+    ]);
+  });
+
+  it("says every gap a recording can close is closable", () => {
+    const { coverage } = learnSpecs([list(seedItems), create()]);
+    expect(coverage.writes.withheld.map((w) => [w.reason, w.closable])).toEqual([["not_read_back", true]]);
+    expect(coverage.next).toBe(coverage.writes.withheld[0]!.hint);
+  });
+
+  it("unexplained_field: a random token the entity keeps, which no recording can explain", () => {
+    const e = { id: 2, title: "B", code: "k3f9x2m8q1" };
+    const { coverage } = learnSpecs([list(seedItems), create({ res: e }), list([...seedItems, e])]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_things",
+        "unexplained_field",
+        'Field "code" in POST /api/things is a random token the app generates (10 letters and digits) that no request sent; the twin has no rule that reproduces it, so no recording can close this gap: the write stays withheld',
+        false,
+      ],
+    ]);
+  });
+
+  it("unexplained_field: a random token only the create's answer carries (an etag) cannot be closed by recording", () => {
+    const e = { id: 2, title: "B" };
+    const { coverage } = learnSpecs([
+      list(seedItems),
+      create({ res: { ...e, etag: "9f2c41d07be3a865" } }),
+      list([...seedItems, e]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_things",
+        "unexplained_field",
+        'Field "etag" in the answer of POST /api/things is a random token the app generates (16 hex characters) that only the answer carries: no request sent it and no read shows it, so no recording can explain it and the write stays withheld',
+        false,
+      ],
+    ]);
+    expect(coverage.next).toBe(
+      "No recording can close the remaining gaps (post_things): the twin has no rule for what they need. Export the environment and report them as withheld",
+    );
+  });
+
+  it("next skips a gap no recording can close and names one that can", () => {
+    const token = { id: 2, title: "B" };
+    const odd = { id: 7, title: "Z", note: "2026-03-09T00:00:00.000Z" };
+    const { coverage } = learnSpecs([
+      { path: "/api/aardvarks", status: 200, res: seedItems },
+      {
+        method: "POST",
+        path: "/api/aardvarks",
+        status: 201,
+        req: { title: "B" },
+        res: { ...token, etag: "9f2c41d07be3a865" },
+      },
+      { path: "/api/aardvarks", status: 200, res: [...seedItems, token] },
+      list(seedItems),
+      create({ req: { title: "Z" }, res: odd }),
+      list([...seedItems, odd]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.closable])).toEqual([
+      ["post_aardvarks", "unexplained_field", false],
+      ["post_things", "unexplained_field", true],
+    ]);
+    expect(coverage.next).toBe(coverage.writes.withheld[1]!.hint);
+  });
+
+  it("unexplained_field: a per-scope counter seen once is not learned as a constant", () => {
+    const seed = [
+      { id: 10, title: "A", position: 1 },
+      { id: 20, title: "B", position: 2 },
+    ];
+    const e = { id: 21, title: "C", position: 3 };
+    const { coverage } = learnSpecs([
+      list(seed),
+      create({ req: { title: "C" }, res: e }),
+      list([...seed, e]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_things",
+        "unexplained_field",
+        'Field "position" in POST /api/things counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant',
+        false,
+      ],
+    ]);
+  });
+
+  it("untimed_capture: the app stamps a time and the records have none", () => {
+    const e = { id: 2, title: "B", created_at: "2026-03-01T10:00:01.000Z" };
+    const specs = [list(seedItems), create({ res: e }), list([...seedItems, e])].map((s) => ({
+      ...s,
+      time: null,
+    }));
+    expect(withheldOf(specs)).toEqual([
+      [
+        "post_things",
+        "untimed_capture",
+        'Field "created_at" in POST /api/things is a time the app stamps, but the records have no times; record with apptwin capture (or a HAR with timings)',
+      ],
+    ]);
+  });
+
+  it("unsupported_body: neither JSON nor a form", () => {
+    const spec = create({ req: undefined, reqRaw: { text: "title;B", mime: "text/csv" } });
+    expect(withheldOf([list(seedItems), spec, list([...seedItems, { id: 2, title: "B" }])])).toEqual([
+      [
+        "post_things",
+        "unsupported_body",
+        "POST /api/things sent a text/csv body; record it with a JSON or url-encoded form body (within the body limit)",
+      ],
+    ]);
+  });
+
+  it("conflicting_observations: two observations answer different statuses", () => {
+    const b = { id: 2, title: "B" };
+    const c = { id: 3, title: "C" };
+    const specs = [
+      list(seedItems),
+      create(),
+      create({ status: 200, req: { title: "C" }, res: c }),
+      list([...seedItems, b, c]),
+    ];
+    expect(withheldOf(specs)[0]!.slice(0, 2)).toEqual(["post_things", "conflicting_observations"]);
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Assembles each served write's rule once, from everything learning knows:
+ * the draft its own observations taught (write-rules.ts), the fields other
+ * writes of its collection prove client-settable (settable-fields.ts), and
+ * the start of its id sequence, after the highest id of the whole recording.
+ * Its explain() sentence is computed last, here and nowhere else, so it
+ * always says what the finished rule does (definitions apart from the
+ * runtime that executes them, as in mockttp).
+ */
+import type { WriteRule } from "../model/model-schema.js";
+import type { EndpointGroup } from "./endpoint-index.js";
+import { explainWrite } from "./explain.js";
+import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-fields.js";
+
+/** The finished rule of every served write, by its endpoint. */
+export function assembleWriteRules(
+  served: ServedWrite[],
+  targeted: TargetedWrite[],
+  idSequences: Readonly<Record<string, number>>,
+): Map<EndpointGroup, WriteRule> {
+  const widened = widenSettable(served, targeted);
+  return new Map(
+    served.map((w) => {
+      const fields = (widened.get(w) ?? w.rule.fields).map((f) =>
+        f.rule.kind === "id_sequence"
+          ? { field: f.field, rule: { ...f.rule, start: idSequences[w.rule.collection] ?? f.rule.start } }
+          : f,
+      );
+      const rule = { ...w.rule, fields };
+      return [w.group, { ...rule, explain: explainWrite(rule, w.group.method, w.group.template) }];
+    }),
+  );
+}

@@ -1,0 +1,124 @@
+/** What each write-rule kind learns from one small recording: from_request, id sequences, clocks, uuids, path params, keep. */
+import { describe, expect, it } from "vitest";
+import { isoAt } from "../../test/fixtures/evidence/build-evidence.js";
+import { fieldsOf, learnSpecs, list, T0 } from "../../test/support/learn-specs.js";
+
+describe("write rules", () => {
+  it("learns from_request, id_sequence, clock (iso), constant and copy on a create", () => {
+    const made = (id: number, title: string, at: number) => ({
+      id,
+      title,
+      done: false,
+      rank: id,
+      at: isoAt(at),
+    });
+    const fields = fieldsOf(
+      [
+        list([{ id: 1, title: "A", done: false, rank: 1, at: "2026-01-01T00:00:00.000Z" }]),
+        { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: made(2, "B", 1) },
+        { method: "POST", path: "/api/things", status: 201, req: { title: "C" }, res: made(3, "C", 2) },
+        list([
+          { id: 1, title: "A", done: false, rank: 1, at: "2026-01-01T00:00:00.000Z" },
+          made(2, "B", 1),
+          made(3, "C", 2),
+        ]),
+      ],
+      "post_things",
+    );
+    expect(fields).toEqual({
+      id: { kind: "id_sequence", start: 4, step: 1 },
+      title: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } },
+      done: { kind: "constant", value: false },
+      rank: { kind: "copy", from: "id" },
+      at: { kind: "clock", format: "iso" },
+    });
+  });
+
+  it("continues the id sequence after the highest id ever seen, deleted ones included", () => {
+    const { model } = learnSpecs([
+      list([
+        { id: 1, title: "A" },
+        { id: 9, title: "Z" },
+      ]),
+      list([{ id: 1, title: "A" }]),
+      { method: "POST", path: "/api/things", status: 201, req: { title: "B" }, res: { id: 10, title: "B" } },
+      list([
+        { id: 1, title: "A" },
+        { id: 10, title: "B" },
+      ]),
+    ]);
+    expect(model.id_sequences).toEqual({ things: 11 });
+  });
+
+  it("learns uuid ids, epoch-s clocks and path params on a nested create", () => {
+    const parent = "2b7e1516-28ae-4d2a-8f15-9cf4f3c0a1b2";
+    const u = "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+    const at = Math.floor((T0 + 1000) / 1000);
+    const fields = fieldsOf(
+      [
+        { path: `/api/groups/${parent}/members`, status: 200, res: [] },
+        {
+          method: "POST",
+          path: `/api/groups/${parent}/members`,
+          status: 201,
+          req: { name: "Ann" },
+          res: { uid: u, groupId: parent, name: "Ann", joined: at },
+        },
+        {
+          path: `/api/groups/${parent}/members`,
+          status: 200,
+          res: [{ uid: u, groupId: parent, name: "Ann", joined: at }],
+        },
+      ],
+      "post_groups_members_by_group_id",
+    );
+    expect(fields).toEqual({
+      uid: { kind: "uuid" },
+      groupId: { kind: "path_param", name: "group_id" },
+      name: { kind: "from_request", pointer: "/name", otherwise: { kind: "omit" } },
+      joined: { kind: "clock", format: "epoch_s" },
+    });
+  });
+
+  it("learns from_request for body keys holding '%', '/' and '~' (pointers are RFC 6901, never URI-decoded)", () => {
+    const keys = { "100%": "y", "a%20b": "z", "a/b~c": "w" };
+    const fields = fieldsOf(
+      [
+        list([{ id: 1, title: "A", "100%": "x", "a%20b": "x", "a/b~c": "x" }]),
+        { method: "POST", path: "/api/things", status: 201, req: { ...keys }, res: { id: 2, ...keys } },
+        list([
+          { id: 1, title: "A", "100%": "x", "a%20b": "x", "a/b~c": "x" },
+          { id: 2, ...keys },
+        ]),
+      ],
+      "post_things",
+    );
+    expect(fields["100%"]).toEqual({ kind: "from_request", pointer: "/100%", otherwise: { kind: "omit" } });
+    expect(fields["a%20b"]).toEqual({ kind: "from_request", pointer: "/a%20b", otherwise: { kind: "omit" } });
+    expect(fields["a/b~c"]).toEqual({
+      kind: "from_request",
+      pointer: "/a~1b~0c",
+      otherwise: { kind: "omit" },
+    });
+  });
+
+  it("learns keep and epoch-ms clocks on a patch, confirmed by an item read", () => {
+    const before = { id: 1, title: "A", done: false, touched: T0 - 86_400_000 };
+    const after = { ...before, done: true, touched: T0 + 2000 };
+    const fields = fieldsOf(
+      [
+        { path: "/api/things/1", status: 200, res: before },
+        list([before]),
+        { method: "PATCH", path: "/api/things/1", status: 200, req: { done: true }, res: after },
+        { path: "/api/things/1", status: 200, res: after },
+      ],
+      "patch_things_by_id",
+    );
+    expect(fields).toEqual({
+      id: { kind: "keep" },
+      title: { kind: "keep" },
+      done: { kind: "from_request", pointer: "/done", otherwise: { kind: "keep" } },
+      touched: { kind: "clock", format: "epoch_ms" },
+    });
+  });
+});
