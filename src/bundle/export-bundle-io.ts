@@ -1,7 +1,8 @@
 /**
- * `apptwin build` as one call (shared by the CLI and the MCP export tool, so
- * both write the same bytes): read the evidence files, build, write the
- * bundle atomically, optionally pack it beside itself, and summarise.
+ * `apptwin build` as one call, so every way of building (the build and export
+ * commands, and any tool that exports a bundle) writes the same bytes: read
+ * the evidence files, build, write the bundle atomically, optionally pack it
+ * beside itself, and summarise.
  */
 import { lstat, readdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";

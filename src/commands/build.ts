@@ -1,3 +1,4 @@
+/** Why: serve and eval run on a bundle, built from evidence alone so the same recording always gives the same bytes. */
 import { Flags } from "@oclif/core";
 import { type ExportResult, exportBundle, formatExport } from "../bundle/export-bundle-io.js";
 import { BaseCommand } from "../cli/base-command.js";

@@ -1,3 +1,4 @@
+/** Why: a real browser session is the honest source of an app's traffic; it is recorded here and redacted before anything is written. */
 import { Args, Flags } from "@oclif/core";
 import { type CaptureSummary, captureToFile } from "../capture/capture-to-file.js";
 import { isLiveTerminal, progressReporter } from "../capture/progress-reporter.js";

@@ -1,3 +1,4 @@
+/** Why: before building, a user or agent needs to know what the recording proves and the one thing to record next. */
 import { Flags } from "@oclif/core";
 import { learnModel } from "../bundle/learn-model.js";
 import { BaseCommand } from "../cli/base-command.js";

@@ -1,3 +1,4 @@
+/** Why: evidence opens in DevTools and other HAR tools for inspection; only its redacted values leave. */
 import { Args, Flags } from "@oclif/core";
 import { BaseCommand } from "../cli/base-command.js";
 import { exportHarFile, type WriteSummary } from "../evidence/har-io.js";

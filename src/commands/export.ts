@@ -1,3 +1,4 @@
+/** Why: agents ask to export an environment; the alias keeps that word without a second build path. */
 import Build from "./build.js";
 
 /** `apptwin export`: the same command as `apptwin build`. */

@@ -1,3 +1,4 @@
+/** Why: a twin is judged by how closely it answers like the real app on requests it never saw; this measures it. */
 import { Args, Flags } from "@oclif/core";
 import { BaseCommand } from "../cli/base-command.js";
 import { UserError } from "../errors/user-error.js";

@@ -1,3 +1,4 @@
+/** Why: a recording made by hand in DevTools is evidence too, redacted on the way in like a capture. */
 import { Args, Flags } from "@oclif/core";
 import { BaseCommand } from "../cli/base-command.js";
 import { importHarFile, secretsFromEnv, type WriteSummary } from "../evidence/har-io.js";

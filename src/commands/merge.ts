@@ -1,3 +1,4 @@
+/** Why: an app is rarely recorded in one scenario; learning from several needs them as one evidence. */
 import { Args, Flags } from "@oclif/core";
 import { BaseCommand } from "../cli/base-command.js";
 import { mergeEvidenceFiles, type WriteSummary } from "../evidence/har-io.js";

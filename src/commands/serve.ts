@@ -1,3 +1,4 @@
+/** Why: agents and the app's own frontend run against the twin instead of the real app. */
 import { Args, Flags } from "@oclif/core";
 import { readBundle } from "../bundle/bundle-reader.js";
 import { BaseCommand } from "../cli/base-command.js";

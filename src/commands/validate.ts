@@ -1,3 +1,4 @@
+/** Why: a scenario's mistakes are cheaper to find before a browser starts. */
 import { Args } from "@oclif/core";
 import { BaseCommand } from "../cli/base-command.js";
 import { formatValidation } from "../scenario/format-validation.js";

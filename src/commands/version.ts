@@ -1,3 +1,4 @@
+/** Why: bug reports and bundles name the apptwin that made them. */
 import { BaseCommand } from "../cli/base-command.js";
 import { APPTWIN_VERSION } from "../version.js";
 

@@ -11,7 +11,7 @@ import { DEFAULT_EPISODE, EpisodeRegistry } from "../episode-registry.js";
 import { McpSessions, SESSION_IDLE_MS } from "../mcp/mcp-sessions.js";
 import { handleRequest } from "../runtime/handle-request.js";
 import { sendJson, sendTooLarge, sendTwinResponse } from "../send-response.js";
-import type { TwinBundle } from "../twin-bundle.js";
+import type { TwinAsset, TwinBundle } from "../twin-bundle.js";
 import { unknownEpisode } from "../unknown-episode.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
@@ -57,83 +57,122 @@ export interface TwinServer {
   close(): Promise<void>;
 }
 
+/** What every request of one twin server is routed with. */
+interface Routes {
+  bundle: TwinBundle;
+  registry: EpisodeRegistry;
+  assets: AssetFiles;
+  mcp: McpSessions;
+  /** The bound on a request body. */
+  limit: number;
+  loopbackOnly: boolean;
+}
+
+/** The path of a request target; an origin-form target is a path even when it starts with `//` (as a URL reference that would name a host). */
+function targetUrl(req: IncomingMessage): URL {
+  const target = req.url ?? "/";
+  return new URL(target.startsWith("/") ? `http://twin.invalid${target}` : target, "http://twin.invalid");
+}
+
+/** `/mcp`: the body of a POST is read (bounded) and parsed, then the request goes to its MCP session. */
+async function routeMcp(r: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let parsed: unknown;
+  if (req.method === "POST") {
+    const read = await readBoundedBody(req, r.limit);
+    if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
+    const body = parseTwinBody("application/json", read.bytes);
+    parsed = body?.kind === "json" ? body.value : undefined;
+  }
+  return r.mcp.handle(req, res, parsed);
+}
+
+/** A recorded asset, served as recorded (404 when its file is missing or lies outside the assets folder). */
+async function sendAsset(
+  r: Routes,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  asset: TwinAsset,
+): Promise<void> {
+  req.resume();
+  const loaded = await r.assets.load(asset);
+  if (!loaded) {
+    return sendJson(req, res, 404, {
+      error: "asset_unreadable",
+      message: `The recorded asset for ${path} is missing from the bundle or lies outside its assets folder.`,
+    });
+  }
+  res.writeHead(loaded.status, {
+    "content-type": loaded.content_type,
+    "content-length": loaded.bytes.length,
+  });
+  res.end(req.method === "HEAD" ? undefined : loaded.bytes);
+}
+
+/** Any other path: the runtime answers on the episode named by `x-apptwin-episode` (`default` when absent). */
+async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const episodeId = req.headers["x-apptwin-episode"];
+  const name = typeof episodeId === "string" ? episodeId : DEFAULT_EPISODE;
+  const episode = r.registry.get(name);
+  if (!episode) {
+    req.resume();
+    return sendJson(req, res, 404, unknownEpisode(r.registry, name));
+  }
+  const read = await readBoundedBody(req, r.limit);
+  if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+  const answer = handleRequest(r.bundle.model, episode, {
+    method: req.method ?? "GET",
+    path: url.pathname,
+    query: [...url.searchParams.entries()],
+    headers,
+    body: parseTwinBody(req.headers["content-type"], read.bytes),
+  });
+  if (answer.served_by === "miss" && answer.body?.kind === "json") {
+    (answer.body.value as Record<string, unknown>).assets = r.assets.paths();
+  }
+  sendTwinResponse(req, res, answer);
+}
+
+/** Routes one request: refused off loopback, else MCP, the control plane, an asset, or the twin. */
+async function route(r: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const refusal = r.loopbackOnly ? loopbackRefusal(req.headers) : null;
+  if (refusal) {
+    req.resume();
+    return sendJson(req, res, 403, refusal);
+  }
+  const url = targetUrl(req);
+  const path = url.pathname;
+  if (path === "/mcp") return routeMcp(r, req, res);
+  if (path.startsWith(CONTROL_PREFIX))
+    return handleControl(req, res, path, r.registry, r.bundle, r.assets.paths());
+  const asset = req.method === "GET" || req.method === "HEAD" ? r.assets.find(path) : undefined;
+  if (asset) return sendAsset(r, req, res, path, asset);
+  return routeTwin(r, req, res, url);
+}
+
+/** A request that threw is a bug: logged with its stack, answered 500 if nothing was sent yet, else cut off. */
+function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  log("request %s %s failed: %O", req.method, req.url, err);
+  process.stderr.write(`apptwin serve: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`);
+  if (!res.headersSent)
+    sendJson(req, res, 500, { error: "internal", message: "The twin failed; this is a bug." });
+  else res.destroy();
+}
+
 /** Creates the twin's HTTP server for a bundle (nothing is bound until `listen`). */
 export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {}): TwinServer {
-  const limit = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const registry = new EpisodeRegistry(bundle.model, bundle.seed, opts.maxEpisodes);
-  const assets = new AssetFiles(bundle.manifest.assets, bundle.assetsDir);
   const idleMs = opts.sessionIdleMs ?? SESSION_IDLE_MS;
-  const mcp = new McpSessions(bundle, registry, { idleMs, now: opts.now ?? Date.now });
-  let sweep: NodeJS.Timeout | undefined;
-
-  const loopbackOnly = (opts.allowedHosts ?? "loopback") === "loopback";
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const refusal = loopbackOnly ? loopbackRefusal(req.headers) : null;
-    if (refusal) {
-      req.resume();
-      return sendJson(req, res, 403, refusal);
-    }
-    const target = req.url ?? "/";
-    // An origin-form target is a path even when it starts with `//` (as a URL reference that would name a host).
-    const url = new URL(
-      target.startsWith("/") ? `http://twin.invalid${target}` : target,
-      "http://twin.invalid",
-    );
-    const path = url.pathname;
-    if (path === "/mcp") {
-      let parsed: unknown;
-      if (req.method === "POST") {
-        const read = await readBoundedBody(req, limit);
-        if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(limit));
-        const body = parseTwinBody("application/json", read.bytes);
-        parsed = body?.kind === "json" ? body.value : undefined;
-      }
-      return mcp.handle(req, res, parsed);
-    }
-    if (path.startsWith(CONTROL_PREFIX))
-      return handleControl(req, res, path, registry, bundle, assets.paths());
-    const asset = req.method === "GET" || req.method === "HEAD" ? assets.find(path) : undefined;
-    if (asset) {
-      req.resume();
-      const loaded = await assets.load(asset);
-      if (!loaded) {
-        return sendJson(req, res, 404, {
-          error: "asset_unreadable",
-          message: `The recorded asset for ${path} is missing from the bundle or lies outside its assets folder.`,
-        });
-      }
-      res.writeHead(loaded.status, {
-        "content-type": loaded.content_type,
-        "content-length": loaded.bytes.length,
-      });
-      res.end(req.method === "HEAD" ? undefined : loaded.bytes);
-      return;
-    }
-    const episodeId = req.headers["x-apptwin-episode"];
-    const name = typeof episodeId === "string" ? episodeId : DEFAULT_EPISODE;
-    const episode = registry.get(name);
-    if (!episode) {
-      req.resume();
-      return sendJson(req, res, 404, unknownEpisode(registry, name));
-    }
-    const read = await readBoundedBody(req, limit);
-    if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(limit));
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
-    const answer = handleRequest(bundle.model, episode, {
-      method: req.method ?? "GET",
-      path,
-      query: [...url.searchParams.entries()],
-      headers,
-      body: parseTwinBody(req.headers["content-type"], read.bytes),
-    });
-    if (answer.served_by === "miss" && answer.body?.kind === "json") {
-      (answer.body.value as Record<string, unknown>).assets = assets.paths();
-    }
-    sendTwinResponse(req, res, answer);
-  }
-
+  const routes: Routes = {
+    bundle,
+    registry,
+    assets: new AssetFiles(bundle.manifest.assets, bundle.assetsDir),
+    mcp: new McpSessions(bundle, registry, { idleMs, now: opts.now ?? Date.now }),
+    limit: opts.maxBodyBytes ?? MAX_BODY_BYTES,
+    loopbackOnly: (opts.allowedHosts ?? "loopback") === "loopback",
+  };
   const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   // Slow or stalled clients are cut off; Node checks the deadlines every connectionsCheckingInterval.
   const timeouts = {
@@ -142,16 +181,9 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
     connectionsCheckingInterval: Math.min(1000, headersTimeout),
   };
   const server = createServer(timeouts, (req, res) => {
-    route(req, res).catch((err: unknown) => {
-      log("request %s %s failed: %O", req.method, req.url, err);
-      process.stderr.write(
-        `apptwin serve: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`,
-      );
-      if (!res.headersSent)
-        sendJson(req, res, 500, { error: "internal", message: "The twin failed; this is a bug." });
-      else res.destroy();
-    });
+    route(routes, req, res).catch((err: unknown) => failed(req, res, err));
   });
+  let sweep: NodeJS.Timeout | undefined;
 
   return {
     server,
@@ -162,14 +194,14 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
         server.listen(port, host, () => {
           server.off("error", reject);
           // Idle sessions are looked for twice per idle period (at most every minute); the timer never keeps the process alive.
-          sweep ??= setInterval(() => void mcp.closeIdle(), Math.min(idleMs / 2, 60_000)).unref();
+          sweep ??= setInterval(() => void routes.mcp.closeIdle(), Math.min(idleMs / 2, 60_000)).unref();
           const { port: bound } = server.address() as AddressInfo;
           resolveUrl(`http://${host.includes(":") ? `[${host}]` : host}:${bound}`);
         });
       }),
     close: async () => {
       clearInterval(sweep);
-      await mcp.closeAll();
+      await routes.mcp.closeAll();
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
     },
