@@ -46,6 +46,34 @@ const EXPECTED: Record<string, string> = {
     'unknown-field.json: steps[3] has an unknown field "tagret" (valid fields for a click step: step_id, action, target, timeout_ms, description); did you mean "target"?',
   "user-agent-header.json":
     "user-agent-header.json: steps[6].headers.User-Agent cannot be set: a request step sends the browser's own User-Agent; remove it",
+  "cookie-matching-risky.json":
+    'cookie-matching-risky.json: steps[2].headers.x-xsrf.cookie_matching can backtrack for a very long time: the group "(XSRF-\\w+)", repeated by "+", holds a quantifier of its own (nested quantifiers); use one quantifier per repeated part, e.g. "a+" for "(a+)+" or "\\w*x" for "(\\w+)*x"',
+  "header-placeholder-unknown-group.json":
+    'header-placeholder-unknown-group.json: steps[2].headers["X-CSRF-Token-{install}"] has the placeholder {install} in its name, which names no group of its cookie_matching regex (named groups: id); capture it as (?<install>…)',
+  "header-placeholder-without-cookie-matching.json":
+    'header-placeholder-without-cookie-matching.json: steps[2].headers["X-CSRF-Token-{install}"] has a {install} placeholder in its name, which only a { "cookie_matching": regex } value can fill (from the regex\'s named groups, e.g. "^CSRF-Token-(?<install>.+)$")',
+  "http-credentials-literal-password.json":
+    'http-credentials-literal-password.json: http_credentials.password must be { "secret": "<id>" }: a password is never written in a scenario (got a string)',
+  "json-value-bad-reference.json":
+    'json-value-bad-reference.json: steps[2].json.owner.$value has an unknown field "default" (valid fields: response, pointer, prefix)',
+  "json-value-beside-keys.json":
+    'json-value-beside-keys.json: steps[2].json.owner holds "$value" beside other keys (name); an object { "$value": <reference> } stands for one value and holds nothing else',
+  "param-without-placeholder.json":
+    'param-without-placeholder.json: steps[3].params.item is not used: the path holds no {item} placeholder (got "/api/items/{id}")',
+  "path-placeholder-without-param.json":
+    'path-placeholder-without-param.json: steps[3].path holds the placeholder {list}, which "params" does not define; add "params": { "list": <value> }',
+  "path-stray-brace.json":
+    'path-stray-brace.json: steps[3].path holds a "{" or "}" that is not a {name} placeholder (a name is letters, digits and _, not starting with a digit); percent-encode a literal brace as %7B or %7D (got "/api/items/{id}/{1")',
+  "response-bad-pointer.json":
+    'response-bad-pointer.json: steps[3].params.id.pointer must be an RFC 6901 JSON pointer such as "/token" or "" for the whole value (got "id")',
+  "response-later-step.json":
+    'response-later-step.json: steps[2].json.after.$value.response names the step "read", which comes later (steps[3]); a value can only come from an earlier request step (request steps before this one: login)',
+  "response-not-request-step.json":
+    'response-not-request-step.json: steps[3].params.id.response names the step "open", a navigate step; only the answer of a request step can be read (request steps before this one: login, create)',
+  "response-set-cookie-header.json":
+    'response-set-cookie-header.json: steps[3].headers.x-session.header names "Set-Cookie", which fetch never shows a page; read the cookie with { "cookie": name } or { "cookie_matching": regex } instead',
+  "response-unknown-step.json":
+    'response-unknown-step.json: steps[3].params.id.response names the step "creat", which does not exist (request steps before this one: login, create)',
 };
 
 const temp = mkdtempSync(join(tmpdir(), "apptwin-validate-"));
@@ -94,7 +122,7 @@ describe("apptwin validate", () => {
     const r = run("test/fixtures/scenarios/good");
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
-      "✓ test/fixtures/scenarios/good/contract-example.json\n✓ test/fixtures/scenarios/good/every-action.json\n2 files valid\n",
+      "✓ test/fixtures/scenarios/good/chained-values.json\n✓ test/fixtures/scenarios/good/contract-example.json\n✓ test/fixtures/scenarios/good/every-action.json\n3 files valid\n",
     );
     const e = run("examples/items.scenario.json", "--json");
     expect(e.status).toBe(0);

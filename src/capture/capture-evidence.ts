@@ -1,5 +1,13 @@
-/** Pieces of a capture's Evidence that are plain data: cancelled step results and record warnings. */
+/**
+ * A capture's Evidence from what the run gathered: cancelled step results,
+ * record warnings, the fail-closed verdict and limitations, all redacted
+ * before anything leaves the capture.
+ */
 import type { Evidence, EvidenceWarning, StepResult } from "../evidence/evidence-schema.js";
+import { redactEvidence } from "../evidence/redaction.js";
+import { scenarioDigest } from "../scenario/scenario-digest.js";
+import { type CaptureRun, runRedactor } from "./capture-run.js";
+import { captureLimitations, captureVerdict } from "./verdict.js";
 
 /** The result of a step that never ran because an earlier one failed. */
 export function cancelledStep(stepId: string, action: string, failedStep: string): StepResult {
@@ -34,4 +42,38 @@ export function recordWarnings(records: Evidence["records"]): EvidenceWarning[] 
     }
   }
   return out;
+}
+
+/** The redacted Evidence of a finished run. */
+export function assembleEvidence(
+  run: CaptureRun,
+  browser: Evidence["browser"],
+  records: Evidence["records"],
+): Evidence {
+  const { scenario } = run;
+  return redactEvidence(
+    {
+      schema_version: 1,
+      source: {
+        kind: "capture",
+        scenario: { name: scenario.name, digest: scenarioDigest(scenario) },
+        har: null,
+        merged: null,
+      },
+      app_origin: run.appOrigin,
+      allowed_origins: run.allowedOrigins,
+      browser,
+      started_at: run.startedAt,
+      finished_at: Date.now(),
+      verdict: captureVerdict(run.steps, run.incomplete),
+      steps: run.steps,
+      records,
+      warnings: recordWarnings(records),
+      limitations: captureLimitations(
+        scenario.steps.map((s) => s.action),
+        run.sawWebSocket,
+      ),
+    },
+    runRedactor(run),
+  );
 }

@@ -63,6 +63,8 @@ export interface LaunchOptions {
   browser?: string | undefined;
   headed?: boolean | undefined;
   env?: Record<string, string | undefined>;
+  /** HTTP Basic credentials, answered to the challenges of this origin only. */
+  httpCredentials?: { username: string; password: string; origin: string } | undefined;
 }
 
 function fileExists(p: string): boolean {
@@ -131,10 +133,10 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
   debug("launching %s (%s), profile %s", executable.path, executable.source, profileDir);
   let context: BrowserContext;
   try {
-    context = await chromium.launchPersistentContext(
-      profileDir,
-      persistentContextOptions({ executablePath: executable.path, headed: options.headed, isRoot, env }),
-    );
+    context = await chromium.launchPersistentContext(profileDir, {
+      ...persistentContextOptions({ executablePath: executable.path, headed: options.headed, isRoot, env }),
+      ...(options.httpCredentials ? { httpCredentials: options.httpCredentials } : {}),
+    });
   } catch (error) {
     await rm(profileDir, { recursive: true, force: true });
     throw error;

@@ -3,10 +3,12 @@
  * throws a StepFailure whose message is the step's error in the evidence.
  */
 import type { BrowserContext, Page } from "playwright-core";
-import type { Step } from "../scenario/scenario-schema.js";
+import type { RequestStep, Step, Value } from "../scenario/scenario-schema.js";
 import type { NetworkProbe } from "./network-probe.js";
 import type { NetworkRecorder } from "./network-recorder.js";
-import { type PageValue, resolveValue, runRequestStep } from "./request-step.js";
+import { type PageValue, runRequestStep, valueSources } from "./request-step.js";
+import { resolveValue } from "./resolve-values.js";
+import type { StepAnswer } from "./step-answers.js";
 import { StepFailure } from "./step-failure.js";
 import { locatorFor } from "./target-locator.js";
 import { matchesExpectation, parseRequestExpectation, pathPatternTest, pathQueryHash } from "./url-match.js";
@@ -17,6 +19,10 @@ export interface StepContext {
   context: BrowserContext;
   appOrigin: string;
   secrets: ReadonlyMap<string, string>;
+  /** The answers of earlier request steps that later steps read. */
+  answers: ReadonlyMap<string, StepAnswer>;
+  /** True when a later step reads this step's answer. */
+  keepAnswer: boolean;
   recorder: NetworkRecorder;
   redirects: NetworkProbe;
   deadline: number;
@@ -90,76 +96,95 @@ async function waitForRequest(ctx: StepContext, request: string, status?: number
   }
 }
 
-/** Runs one step; resolves when it passed, throws a StepFailure when it failed. */
-export async function executeStep(step: Step, ctx: StepContext): Promise<void> {
-  const { page } = ctx;
-  const timeout = remaining(ctx);
+/** The text a fill or select types or chooses; a value read from the page is passed on for redaction. */
+async function typedValue(step: Step & { value: Value; target: string }, ctx: StepContext): Promise<string> {
+  const src = valueSources(ctx, `${step.action} ${step.target}`, "nothing was typed");
+  const r = await resolveValue(step.value, { stepId: step.step_id, label: "value", marker: "value" }, src);
+  if (r.redact) ctx.onPageValue(r.redact);
+  return r.text;
+}
+
+/** Runs one step; resolves when it passed (with the answer of a request step a later step reads), throws a StepFailure when it failed. */
+export async function executeStep(step: Step, ctx: StepContext): Promise<StepAnswer | null> {
   try {
-    switch (step.action) {
-      case "navigate":
-        await page.goto(new URL(step.path, ctx.appOrigin).toString(), { timeout });
-        return;
-      case "click":
-        await locatorFor(page, step.target).click({ timeout });
-        return;
-      case "fill":
-        await locatorFor(page, step.target).fill(resolveValue(step.value, ctx.secrets), { timeout });
-        return;
-      case "select":
-        await locatorFor(page, step.target).selectOption(resolveValue(step.value, ctx.secrets), { timeout });
-        return;
-      case "press":
-        if (step.target !== undefined) await locatorFor(page, step.target).press(step.key, { timeout });
-        else await page.keyboard.press(step.key);
-        return;
-      case "check":
-        await locatorFor(page, step.target).check({ timeout });
-        return;
-      case "uncheck":
-        await locatorFor(page, step.target).uncheck({ timeout });
-        return;
-      case "wait":
-        if (step.url !== undefined) return await waitForPath(ctx, step.url);
-        if (step.text !== undefined) {
-          await page.getByText(step.text).first().waitFor({ state: "visible", timeout });
-          return;
-        }
-        if (step.target !== undefined)
-          await locatorFor(page, step.target).first().waitFor({ state: "visible", timeout });
-        return;
-      case "expect-text": {
-        const scope = step.target !== undefined ? locatorFor(page, step.target) : page.locator("body");
-        try {
-          await scope.getByText(step.text).first().waitFor({ state: "visible", timeout });
-        } catch {
-          throw new StepFailure(`the text ${JSON.stringify(step.text)} was not shown within ${timeout} ms`);
-        }
-        return;
-      }
-      case "expect-url":
-        return await waitForPath(ctx, step.pattern);
-      case "expect-request":
-        return await waitForRequest(ctx, step.request, step.status);
-      case "request":
-        return await runRequestStep(step, {
-          page,
-          context: ctx.context,
-          appOrigin: ctx.appOrigin,
-          secrets: ctx.secrets,
-          deadline: ctx.deadline,
-          cancelled: ctx.cancelled,
-          marker: ctx.marker,
-          onPageValue: ctx.onPageValue,
-          sent: (marker) => ctx.recorder.sawMarker(marker),
-          refuseRedirect: async (marker, url) => {
-            const answer = await ctx.redirects.findRedirect(url);
-            ctx.recorder.refuseRedirect(marker, answer);
-            return answer?.status ?? null;
-          },
-        });
-    }
+    if (step.action === "request") return await sendRequest(step, ctx);
+    await act(step, ctx);
+    return null;
   } catch (error) {
     if (error instanceof StepFailure) throw error;
     throw new StepFailure(`${step.action} failed: ${firstLine(error)}`);
+  }
+}
+
+function sendRequest(step: RequestStep, ctx: StepContext): Promise<StepAnswer | null> {
+  return runRequestStep(step, {
+    page: ctx.page,
+    context: ctx.context,
+    appOrigin: ctx.appOrigin,
+    secrets: ctx.secrets,
+    answers: ctx.answers,
+    keepAnswer: ctx.keepAnswer,
+    deadline: ctx.deadline,
+    cancelled: ctx.cancelled,
+    marker: ctx.marker,
+    onPageValue: ctx.onPageValue,
+    sent: (marker) => ctx.recorder.sawMarker(marker),
+    refuseRedirect: async (marker, url) => {
+      const answer = await ctx.redirects.findRedirect(url);
+      ctx.recorder.refuseRedirect(marker, answer);
+      return answer?.status ?? null;
+    },
+  });
+}
+
+/** Runs a step that acts on or looks at the page. */
+async function act(step: Exclude<Step, RequestStep>, ctx: StepContext): Promise<void> {
+  const { page } = ctx;
+  const timeout = remaining(ctx);
+  switch (step.action) {
+    case "navigate":
+      await page.goto(new URL(step.path, ctx.appOrigin).toString(), { timeout });
+      return;
+    case "click":
+      await locatorFor(page, step.target).click({ timeout });
+      return;
+    case "fill":
+      await locatorFor(page, step.target).fill(await typedValue(step, ctx), { timeout });
+      return;
+    case "select":
+      await locatorFor(page, step.target).selectOption(await typedValue(step, ctx), { timeout });
+      return;
+    case "press":
+      if (step.target !== undefined) await locatorFor(page, step.target).press(step.key, { timeout });
+      else await page.keyboard.press(step.key);
+      return;
+    case "check":
+      await locatorFor(page, step.target).check({ timeout });
+      return;
+    case "uncheck":
+      await locatorFor(page, step.target).uncheck({ timeout });
+      return;
+    case "wait":
+      if (step.url !== undefined) return await waitForPath(ctx, step.url);
+      if (step.text !== undefined) {
+        await page.getByText(step.text).first().waitFor({ state: "visible", timeout });
+        return;
+      }
+      if (step.target !== undefined)
+        await locatorFor(page, step.target).first().waitFor({ state: "visible", timeout });
+      return;
+    case "expect-text": {
+      const scope = step.target !== undefined ? locatorFor(page, step.target) : page.locator("body");
+      try {
+        await scope.getByText(step.text).first().waitFor({ state: "visible", timeout });
+      } catch {
+        throw new StepFailure(`the text ${JSON.stringify(step.text)} was not shown within ${timeout} ms`);
+      }
+      return;
+    }
+    case "expect-url":
+      return await waitForPath(ctx, step.pattern);
+    case "expect-request":
+      return await waitForRequest(ctx, step.request, step.status);
   }
 }

@@ -15,3 +15,11 @@ export class StepFailure extends Error {
     this.incomplete = options.incomplete ?? false;
   }
 }
+
+/** A value a step needs is not there (a cookie unset, nothing at a pointer); the caller says where and what was not done. */
+export class ValueMissing extends StepFailure {
+  constructor(message: string) {
+    super(message);
+    this.name = "ValueMissing";
+  }
+}

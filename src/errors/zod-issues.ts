@@ -20,6 +20,10 @@ export interface WrittenDocument {
   raw: unknown;
   /** How the messages name the document itself: `the scenario`. */
   subject: string;
+  /** Where `schema` and `raw` stand in the document (default: they are the whole document). */
+  at?: readonly PathSegment[];
+  /** True when the value at this path must never be quoted back (it may be a credential). */
+  conceals?: (path: readonly PathSegment[]) => boolean;
 }
 
 type AnySchema = z.ZodType;
@@ -29,11 +33,17 @@ function unwrap(s: AnySchema): AnySchema {
   return s instanceof z.ZodOptional ? (s.unwrap() as AnySchema) : s;
 }
 
-/** The schema that describes the raw value at `path`, picking union branches by the raw data. */
-function schemaAt(root: AnySchema, raw: unknown, path: readonly PathSegment[]): AnySchema | undefined {
+/** The schema that describes the raw value at `path`, picking union branches by the raw data (but the last with `pickLast` false). */
+function schemaAt(
+  root: AnySchema,
+  raw: unknown,
+  path: readonly PathSegment[],
+  pickLast = true,
+): AnySchema | undefined {
   let s: AnySchema | undefined = unwrap(root);
   let cur: unknown = raw;
   for (let i = 0; i <= path.length; i++) {
+    if (i === path.length && !pickLast) return s;
     if (s instanceof z.ZodDiscriminatedUnion || s instanceof z.ZodUnion) s = pickBranch(s, cur);
     if (s === undefined || i === path.length) return s;
     const seg = path[i] as PathSegment;
@@ -100,14 +110,51 @@ function limitText(issue: ZIssue & { code: "too_small" | "too_big" }): string {
   return `must be at ${small ? "least" : "most"} ${n}`;
 }
 
+/** What kind of JSON value a value is, without its content. */
+function kindOf(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * The issues of the union branch the raw object plainly meant (the one that
+ * shares the most keys with it, when no other shares as many), so a reference
+ * with a bad pointer says so instead of listing every shape a value may take.
+ */
+function branchIssues(
+  file: string,
+  doc: WrittenDocument,
+  issue: ZIssue & { code: "invalid_union" },
+  union: AnySchema | undefined,
+  value: unknown,
+  at: readonly PathSegment[],
+): Issue[] | undefined {
+  if (!isRecord(value) || !(union instanceof z.ZodUnion) || "discriminator" in issue) return undefined;
+  const options = union.options as AnySchema[];
+  const scores = options.map((o) =>
+    o instanceof z.ZodObject ? Object.keys(value).filter((k) => k in o.shape).length : 0,
+  );
+  const best = Math.max(...scores);
+  if (best === 0 || scores.filter((n) => n === best).length !== 1) return undefined;
+  const j = scores.indexOf(best);
+  const errors = issue.errors[j];
+  if (errors === undefined || errors.length === 0) return undefined;
+  const branch: WrittenDocument = { ...doc, schema: options[j]!, raw: value, at };
+  return errors.flatMap((e) => writtenIssues(file, branch, e));
+}
+
 /** One zod issue of a document the user wrote, as one or more apptwin issues (none for a misspelt field's echo). */
 function writtenIssues(file: string, doc: WrittenDocument, issue: ZIssue): Issue[] {
   const { schema: root, raw } = doc;
+  const base = doc.at ?? [];
   const said = (code: string, at: readonly PathSegment[], text: string) =>
-    documentIssue(file, code, at, text, doc.subject);
+    documentIssue(file, code, [...base, ...at], text, doc.subject);
   const path = issue.path as PathSegment[];
   const value = valueAt(raw, path);
-  const got = `(got ${preview(value)})`;
+  const concealed = doc.conceals?.([...base, ...path]) === true;
+  const got = `(got ${concealed ? kindOf(value) : preview(value)})`;
   const own = /^must /.test(issue.message) ? issue.message : undefined;
   switch (issue.code) {
     case "unrecognized_keys": {
@@ -143,6 +190,11 @@ function writtenIssues(file: string, doc: WrittenDocument, issue: ZIssue): Issue
           return [];
         const need = d.required.length > 0 ? ` (required fields${d.label}: ${d.required.join(", ")})` : "";
         return [said("missing_field", path, `is missing${need}`)];
+      }
+      if (issue.code === "invalid_union") {
+        const union = schemaAt(root, raw, path, false);
+        const chosen = branchIssues(file, doc, issue, union, value, [...base, ...path]);
+        if (chosen) return chosen;
       }
       const options = (issue as { options?: unknown }).options;
       if (issue.code === "invalid_union" && "discriminator" in issue && Array.isArray(options)) {

@@ -8,7 +8,7 @@ import { formatPath, isRecord, type PathSegment } from "../errors/document-issue
 import type { Issue } from "../errors/user-error.js";
 import { credentialShape } from "./credential-shape.js";
 import { makeIssue } from "./document-issue.js";
-import { isSecretRef } from "./secret-rules.js";
+import { isJsonReference } from "./value-positions.js";
 
 const CREDENTIAL_WORD = /password|passwd|secret|token|apikey|authorization|cookie|credential|bearer/;
 const DECLARE = 'declare a secret in "secrets" and reference it as { "secret": "<id>" }';
@@ -72,7 +72,7 @@ function walkLiterals(
     v.forEach((x, i) => {
       walkLiterals(x, [...at, i], visit, numbers);
     });
-  else if (isRecord(v) && !isSecretRef(v))
+  else if (isRecord(v) && !isJsonReference(v))
     for (const [k, x] of Object.entries(v)) walkLiterals(x, [...at, k], visit, numbers && !namesQuantity(k));
 }
 
@@ -85,7 +85,7 @@ function walkJsonKeys(
     v.forEach((x, i) => {
       walkJsonKeys(x, [...at, i], visit);
     });
-  else if (isRecord(v) && !isSecretRef(v)) {
+  else if (isRecord(v) && !isJsonReference(v)) {
     for (const [k, x] of Object.entries(v)) {
       visit(k, x, [...at, k]);
       walkJsonKeys(x, [...at, k], visit);

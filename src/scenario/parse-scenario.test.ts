@@ -55,7 +55,7 @@ describe("parseScenario", () => {
     const issues = (error as DocumentError).issues;
     expect(issues.map((i) => i.message)).toEqual([
       "s.json: limits.max_body_bytes must be at least 1024 (got 10)",
-      's.json: the scenario has an unknown field "stpes" (valid fields: $schema, schema_version, name, description, start_url, allowed_origins, secrets, limits, steps)',
+      's.json: the scenario has an unknown field "stpes" (valid fields: $schema, schema_version, name, description, start_url, allowed_origins, secrets, http_credentials, limits, steps)',
       "s.json: steps holds 7 steps, more than limits.max_steps (2); split the scenario or raise limits.max_steps",
       "s.json: steps[2].timeout_ms must be at most 120000 (two minutes) (got 200000)",
       's.json: steps[2] must wait for exactly one of "target", "text" or "url" (got none)',
@@ -115,7 +115,7 @@ describe("parseScenario", () => {
       's.json: steps[2].method must be one of GET, HEAD, POST, PUT, PATCH, DELETE (got "get")',
       's.json: steps[2].headers.x has an unknown field "pointer" (valid fields: cookie, prefix)',
       "s.json: steps[3].key must be a string (got 5)",
-      's.json: steps[4].headers.y must be a string, { "secret": id }, { "cookie": name }, { "local_storage": key, "pointer"? } or { "session_storage": key, "pointer"? }, each with an optional "prefix" (got 7)',
+      's.json: steps[4].headers.y must be a string or a reference: { "secret": id }, { "cookie": name }, { "cookie_matching": regex }, { "local_storage": key, "pointer"? }, { "session_storage": key, "pointer"? }, { "response": step_id, "pointer": "/…" } or { "response": step_id, "header": name }, each with an optional "prefix" (got 7)',
       "s.json: steps[4].expected_status[0] must be a whole number (got 200.5)",
     ]);
     expect(got.join("\n")).not.toMatch(/Invalid input|Unrecognized key|expected string/);
@@ -276,5 +276,103 @@ describe("parseScenario", () => {
     expect(scenarioDigest(a)).toMatch(/^[0-9a-f]{64}$/);
     expect(scenarioDigest(b)).toBe(scenarioDigest(a));
     expect(scenarioDigest({ ...a, name: "u" })).not.toBe(scenarioDigest(a));
+  });
+});
+
+describe("value references", () => {
+  const doc = (steps: Record<string, unknown>[], extra: Record<string, unknown> = {}) => ({
+    ...base(),
+    ...extra,
+    steps: [
+      { step_id: "open", action: "navigate", path: "/" },
+      { step_id: "create", action: "request", method: "POST", path: "/api/items", json: { title: "a" } },
+      ...steps,
+    ],
+  });
+  const read = (over: Record<string, unknown>) => ({
+    step_id: "read",
+    action: "request",
+    method: "GET",
+    path: "/api/items/{id}",
+    params: { id: { response: "create", pointer: "/id" } },
+    ...over,
+  });
+
+  it("accepts a reference in every place a value is taken", () => {
+    const ok = doc([
+      read({ headers: { "x-id": { response: "create", header: "location", prefix: "at " } } }),
+      {
+        step_id: "put",
+        action: "request",
+        method: "PUT",
+        path: "/api/items/{id}",
+        params: { id: { response: "create", pointer: "/id" } },
+        query: [{ name: "v", value: { response: "read", pointer: "/version" } }],
+        json: {
+          id: { $value: { response: "create", pointer: "/id" } },
+          csrf: { $value: { cookie: "csrftoken" } },
+        },
+      },
+      {
+        step_id: "form",
+        action: "request",
+        method: "POST",
+        path: "/api/forms",
+        form: [{ name: "item", value: { response: "create", pointer: "/id" } }],
+      },
+      {
+        step_id: "type",
+        action: "fill",
+        target: "label=Title",
+        value: { response: "read", pointer: "/title" },
+      },
+    ]);
+    expect(messages(ok)).toEqual([]);
+  });
+
+  it("refuses a step reading its own answer, a $value that is not a reference, and a placeholder named like a number", () => {
+    expect(
+      messages(
+        doc([
+          read({ params: { id: { response: "read", pointer: "/id" } } }),
+          {
+            step_id: "w",
+            action: "request",
+            method: "POST",
+            path: "/api/{1x}",
+            json: { a: { $value: "literal" } },
+          },
+        ]),
+      ),
+    ).toEqual([
+      's.json: steps[2].params.id.response names the step "read", which is this step itself; a value can only come from an earlier request step (request steps before this one: create)',
+      's.json: steps[3].json.a.$value must be a reference: { "secret": id }, { "cookie": name }, { "cookie_matching": regex }, { "local_storage": key, "pointer"? }, { "session_storage": key, "pointer"? }, { "response": step_id, "pointer": "/…" } or { "response": step_id, "header": name }, each with an optional "prefix" (got "literal")',
+      's.json: steps[3].path holds a "{" or "}" that is not a {name} placeholder (a name is letters, digits and _, not starting with a digit); percent-encode a literal brace as %7B or %7D (got "/api/{1x}")',
+    ]);
+  });
+
+  it("refuses a response reference holding both a pointer and a header, and one holding neither", () => {
+    const both = messages(
+      doc([read({ params: { id: { response: "create", pointer: "/id", header: "x" } } })]),
+    );
+    expect(both).toEqual([
+      expect.stringContaining("s.json: steps[2].params.id must be a string or a reference: "),
+    ]);
+    const neither = messages(doc([read({ params: { id: { response: "create" } } })]));
+    expect(neither).toEqual([
+      expect.stringContaining("s.json: steps[2].params.id must be a string or a reference: "),
+    ]);
+  });
+
+  it("checks the secrets of HTTP Basic credentials, and never quotes a credential back", () => {
+    expect(
+      messages(doc([], { http_credentials: { username: { secret: "user" }, password: { secret: "pw" } } })),
+    ).toEqual([
+      's.json: http_credentials.username.secret references the secret "user", which is not declared (declared: password); add { "id": "user", "env": "<ENV_VAR>" } to "secrets"',
+      's.json: http_credentials.password.secret references the secret "pw", which is not declared (declared: password); add { "id": "pw", "env": "<ENV_VAR>" } to "secrets"',
+    ]);
+    expect(messages(doc([], { http_credentials: { username: "admin", password: { secret: 42 } } }))).toEqual([
+      "s.json: http_credentials.password.secret must be a string (got a number)",
+    ]);
   });
 });

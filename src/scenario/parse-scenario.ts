@@ -5,11 +5,12 @@
 import { isRecord, preview } from "../errors/document-issue.js";
 import { DocumentError, type Issue } from "../errors/user-error.js";
 import { zodIssues } from "../errors/zod-issues.js";
-import { makeIssue } from "./document-issue.js";
+import { makeIssue, writtenScenario } from "./document-issue.js";
 import { findDuplicateKeys } from "./duplicate-keys.js";
 import { findInlineCredentials } from "./inline-credentials.js";
 import { findTooDeep, lineColumn } from "./json-depth.js";
 import { checkOrigins, startUrlOf } from "./origin-rules.js";
+import { checkReferences } from "./reference-rules.js";
 import { checkSteps } from "./scenario-rules.js";
 import { SCENARIO_SCHEMA_VERSION, type Scenario, ScenarioSchema } from "./scenario-schema.js";
 import { checkSecrets } from "./secret-rules.js";
@@ -108,11 +109,7 @@ export function validateScenarioText(input: string, file: string): ScenarioValid
   );
   const parsed = ScenarioSchema.safeParse(raw);
   if (!parsed.success)
-    for (const issue of zodIssues(file, parsed.error.issues, {
-      schema: ScenarioSchema,
-      raw,
-      subject: "the scenario",
-    }))
+    for (const issue of zodIssues(file, parsed.error.issues, writtenScenario(ScenarioSchema, raw)))
       issues.push(issue);
   const startUrl = startUrlOf(raw);
   const steps = Array.isArray(raw["steps"]) ? raw["steps"] : [];
@@ -121,6 +118,7 @@ export function validateScenarioText(input: string, file: string): ScenarioValid
     checkOrigins(file, raw),
     checkSecrets(file, raw),
     checkSteps(file, raw, startUrl),
+    checkReferences(file, raw),
     findInlineCredentials(file, steps),
   ])
     for (const issue of found) issues.push(issue);

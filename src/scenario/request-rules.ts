@@ -7,6 +7,7 @@ import { isRecord, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
 import { makeIssue } from "./document-issue.js";
 import { checkStepPath } from "./origin-rules.js";
+import { PLACEHOLDER } from "./reference-rules.js";
 
 /** Forbidden request header names of the Fetch standard (lower case); `proxy-*` and `sec-*` too. */
 export const FORBIDDEN_HEADERS: ReadonlySet<string> = new Set([
@@ -47,6 +48,35 @@ export function isForbiddenHeader(name: string): boolean {
   );
 }
 
+/**
+ * What is wrong with a header name a request step would send, or undefined:
+ * a CR or LF, not a token, User-Agent, or a name fetch refuses. `shown` is the
+ * name as the user wrote it (with its placeholders), for the message.
+ */
+export function headerNameProblem(
+  name: string,
+  shown: string = name,
+): { code: string; text: string } | undefined {
+  if (/[\r\n]/.test(name))
+    return { code: "header_crlf", text: "has a CR or LF in the header name; a header name is one token" };
+  if (!TOKEN.test(name))
+    return {
+      code: "invalid_header_name",
+      text: `is not a valid header name: use letters, digits and !#$%&'*+-.^_\`|~ only (got ${JSON.stringify(shown)})`,
+    };
+  if (name.toLowerCase() === "user-agent")
+    return {
+      code: "forbidden_header",
+      text: "cannot be set: a request step sends the browser's own User-Agent; remove it",
+    };
+  if (isForbiddenHeader(name))
+    return {
+      code: "forbidden_header",
+      text: `cannot be set: fetch refuses the header ${JSON.stringify(shown)} (forbidden: Host, Cookie, Origin, Referer, Content-Length, Sec-*, Proxy-*, …); remove it`,
+    };
+  return undefined;
+}
+
 function checkHeaders(file: string, at: readonly PathSegment[], headers: Record<string, unknown>): Issue[] {
   const issues: Issue[] = [];
   const seen = new Map<string, string>();
@@ -78,38 +108,9 @@ function checkHeaders(file: string, at: readonly PathSegment[], headers: Record<
       );
       continue;
     }
-    if (/[\r\n]/.test(name)) {
-      issues.push(
-        makeIssue(file, "header_crlf", p, "has a CR or LF in the header name; a header name is one token"),
-      );
-    } else if (!TOKEN.test(name)) {
-      issues.push(
-        makeIssue(
-          file,
-          "invalid_header_name",
-          p,
-          `is not a valid header name: use letters, digits and !#$%&'*+-.^_\`|~ only (got ${JSON.stringify(name)})`,
-        ),
-      );
-    } else if (lower === "user-agent") {
-      issues.push(
-        makeIssue(
-          file,
-          "forbidden_header",
-          p,
-          "cannot be set: a request step sends the browser's own User-Agent; remove it",
-        ),
-      );
-    } else if (isForbiddenHeader(name)) {
-      issues.push(
-        makeIssue(
-          file,
-          "forbidden_header",
-          p,
-          `cannot be set: fetch refuses the header ${JSON.stringify(name)} (forbidden: Host, Cookie, Origin, Referer, Content-Length, Sec-*, Proxy-*, …); remove it`,
-        ),
-      );
-    }
+    // A {placeholder} (filled at run time from a cookie's name) is checked as the letters it stands for.
+    const problem = headerNameProblem(name.replace(PLACEHOLDER, "x"), name);
+    if (problem) issues.push(makeIssue(file, problem.code, p, problem.text));
     const texts = typeof value === "string" ? [value] : isRecord(value) ? [value["prefix"]] : [];
     if (texts.some((t) => typeof t === "string" && /[\r\n\0]/.test(t))) {
       issues.push(

@@ -10,30 +10,10 @@ import { makeIssue } from "./document-issue.js";
 import { DEFAULT_LIMITS } from "./limits.js";
 import { checkStepPath } from "./origin-rules.js";
 import { checkTarget } from "./parse-target.js";
-import { regexRisk } from "./regex-risk.js";
+import { checkRegex } from "./regex-check.js";
 import { checkRequestStep } from "./request-rules.js";
 
 const EXPECT_REQUEST = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\/\S*)$/;
-
-function checkRegex(file: string, at: PathSegment[], pattern: unknown): Issue[] {
-  if (typeof pattern !== "string") return [];
-  try {
-    new RegExp(pattern);
-  } catch (e) {
-    const why = (e as Error).message.replace(/^Invalid regular expression: /, "");
-    return [makeIssue(file, "invalid_regex", at, `is not a valid regular expression (${why})`)];
-  }
-  const risk = regexRisk(pattern);
-  if (risk === undefined) return [];
-  return [
-    makeIssue(
-      file,
-      "risky_regex",
-      at,
-      `can backtrack for a very long time: ${risk.reason}; ${risk.suggestion}`,
-    ),
-  ];
-}
 
 function checkStep(file: string, step: Record<string, unknown>, i: number, startUrl: string): Issue[] {
   const at: PathSegment[] = ["steps", i];

@@ -5,12 +5,24 @@
  * `schemas/scenario.schema.json` is generated from this file.
  */
 import { z } from "zod";
-import { HeaderValueSchema, NameValueSchema, TargetSchema, text, ValueSchema } from "./value-schema.js";
+import {
+  HeaderValueSchema,
+  NameValueSchema,
+  SecretRefSchema,
+  STEP_ID,
+  TargetSchema,
+  text,
+  ValueSchema,
+} from "./value-schema.js";
 
 export {
   type HeaderValue,
   HeaderValueSchema,
   NameValueSchema,
+  type Reference,
+  ReferenceSchema,
+  type ResponseRef,
+  ResponseRefSchema,
   SecretRefSchema,
   TargetSchema,
   type Value,
@@ -26,7 +38,6 @@ export const MAX_STEP_TIMEOUT_MS = 120_000;
 /** The methods a request step may send. */
 export const REQUEST_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-const STEP_ID = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 const SECRET_ID = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -74,13 +85,21 @@ export const RequestStepSchema = step(
   "request",
   {
     method: z.enum(REQUEST_METHODS, { error: `must be one of ${REQUEST_METHODS.join(", ")}` }),
-    path: text('A path on the start origin, starting with "/", without "?" or "#"'),
+    path: text(
+      'A path on the start origin, starting with "/", without "?" or "#"; {name} placeholders are filled from "params"',
+    ),
+    params: z
+      .record(z.string(), ValueSchema)
+      .optional()
+      .describe("The value of each {name} placeholder of the path, percent-encoded once"),
     query: z.array(NameValueSchema).optional().describe("Query parameters, kept in order, encoded once"),
     headers: z.record(z.string(), HeaderValueSchema).optional().describe("Request headers by name"),
     json: z
       .unknown()
       .optional()
-      .describe('A JSON body; { "secret": "<id>" } objects are replaced by the secret'),
+      .describe(
+        'A JSON body; { "$value": <reference> } objects (and the one-key { "secret": "<id>" }) are replaced by the value',
+      ),
     form: z.array(NameValueSchema).optional().describe("A url-encoded form body"),
     expected_status: z
       .array(
@@ -168,6 +187,25 @@ export const SecretDeclSchema = z.strictObject({
   }),
 });
 
+/** HTTP Basic credentials, sent to the start origin only (the browser's sign-in dialog). */
+export const HttpCredentialsSchema = z
+  .strictObject({
+    username: z
+      .union([z.string().min(1, { error: "must not be empty" }), SecretRefSchema], {
+        error: 'must be a string or { "secret": "<id>" }',
+      })
+      .describe("The user name: a literal or a secret"),
+    password: z
+      .strictObject(
+        { secret: text("The id of a secret declared in `secrets`") },
+        {
+          error: 'must be { "secret": "<id>" }: a password is never written in a scenario',
+        },
+      )
+      .describe("The password: always a declared secret"),
+  })
+  .describe("HTTP Basic credentials for the start origin (sent to no other origin)");
+
 /** The whole scenario file. */
 export const ScenarioSchema = z
   .strictObject({
@@ -181,6 +219,7 @@ export const ScenarioSchema = z
       .describe("Where the browser starts; its origin is the app"),
     allowed_origins: z.array(z.string()).optional().describe("Other origins the page may read from"),
     secrets: z.array(SecretDeclSchema).optional().describe("Secrets, read from the environment at run time"),
+    http_credentials: HttpCredentialsSchema.optional(),
     limits: LimitsSchema.optional(),
     steps: z.array(StepSchema).min(1, { error: "must hold at least one step (the first a navigate)" }),
   })
@@ -192,5 +231,7 @@ export type Scenario = z.infer<typeof ScenarioSchema>;
 export type Step = z.infer<typeof StepSchema>;
 /** The request step. */
 export type RequestStep = z.infer<typeof RequestStepSchema>;
+/** The HTTP Basic credentials of a scenario. */
+export type HttpCredentials = z.infer<typeof HttpCredentialsSchema>;
 /** The limits as written (fields optional); see `resolveLimits` for defaults. */
 export type Limits = z.infer<typeof LimitsSchema>;
