@@ -11,8 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ItemsApp, startItemsApp } from "../scripts/fixtures/items-app/server.mjs";
 import { type CaptureOutcome, runCapture } from "../src/capture/run-capture.js";
-import { evidenceToHar } from "../src/evidence/har-export.js";
 import type { EvidenceRecord } from "../src/evidence/evidence-schema.js";
+import { evidenceToHar } from "../src/evidence/har-export.js";
 import { parseScenario } from "../src/scenario/parse-scenario.js";
 import { canonicalJson } from "../src/util/canonical-json.js";
 
@@ -219,7 +219,9 @@ describe("values from earlier answers", () => {
     expect(parent.response!.headers.find((h) => h.name.toLowerCase() === "location")?.value).toBe(
       "/api/notes/1",
     );
-    expect(parent.request.headers.map((h) => h.name)).toContain(`x-csrf-token-${app.installId.toLowerCase()}`);
+    expect(parent.request.headers.map((h) => h.name)).toContain(
+      `x-csrf-token-${app.installId.toLowerCase()}`,
+    );
     expect(JSON.parse(sent(outcome, "note-child").request.body!.text)).toEqual({
       title: "Child",
       parent: "/api/notes/1",
