@@ -292,10 +292,11 @@ describe("items app: other origin, pages, instances", () => {
   it("logs every request it receives", async () => {
     await call("GET", "/login", {});
     await call("GET", "/api/items?done=true", {});
-    expect(app.requests).toEqual([
+    expect(app.requests.map(({ method, url }) => ({ method, url }))).toEqual([
       { method: "GET", url: "/login" },
       { method: "GET", url: "/api/items?done=true" },
     ]);
+    expect(app.requests[1]!.headers["host"]).toBe(new URL(app.url).host);
   });
 
   it("starts every app fresh from the same seed, with its own state", async () => {
