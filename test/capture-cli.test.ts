@@ -53,7 +53,8 @@ beforeAll(async () => {
       ]),
     ),
   );
-});
+  // The hook compiles the whole tree, which takes more than a minute on a loaded machine.
+}, 180_000);
 
 afterAll(async () => {
   await app?.close();
