@@ -2,13 +2,14 @@
  * The episodes one twin holds: `default` from the start, more created over
  * the control plane or by MCP sessions. Reset, state and diff go through
  * here so the control plane and the MCP adapter see the same episodes.
- * Each episode is a full copy of the state, so their number is bounded: a
- * new one past the cap evicts the least recently used episode that no live
- * MCP session is bound to (never `default`), or is refused.
+ * Each episode holds its own changes over the shared seed and every MCP
+ * initialize makes one, so their number is bounded: a new one past the cap
+ * evicts the least recently used episode that no live MCP session is bound
+ * to (never `default`), or is refused.
  */
 import type { Model, SeedState } from "../model/model-schema.js";
-import { createEpisode, episodeSeed, episodeState, resetEpisode } from "./runtime/create-episode.js";
-import { diffState } from "./runtime/diff-state.js";
+import { createEpisode, episodeState, resetEpisode } from "./runtime/create-episode.js";
+import { diffEpisode } from "./runtime/diff-state.js";
 import type { Episode, StateChange } from "./runtime/twin-types.js";
 
 /** Episode ids the control plane accepts. */
@@ -140,9 +141,8 @@ export class EpisodeRegistry {
     return episodeState(episode);
   }
 
-  /** Every change from the seed to the episode's current state. */
+  /** Every change from the seed to the episode's current state (O(changes)). */
   diff(episode: Episode): StateChange[] {
-    const idFields = Object.fromEntries(this.model.collections.map((c) => [c.name, c.id_field]));
-    return diffState(episodeSeed(episode), episodeState(episode), idFields);
+    return diffEpisode(episode.state);
   }
 }

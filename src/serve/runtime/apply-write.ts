@@ -6,21 +6,20 @@
 import type { Collection, Entity, Model, WriteRule } from "../../model/model-schema.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
-import { collectionList, forgetIndex } from "./entity-index.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
-/** Builds the answer body of a served write from its response rule. */
+/** Builds the answer body of a served write from its response rule (the entity is the state's, frozen). */
 function answerBody(rule: WriteRule, entity: Entity): unknown {
   const r = rule.response;
   switch (r.kind) {
     case "entity":
-      return structuredClone(entity);
+      return entity;
     case "wrapped":
-      return { [r.key]: structuredClone(entity) };
+      return { [r.key]: entity };
     case "template": {
       const body = structuredClone(r.body);
       if (body !== null && typeof body === "object" && !Array.isArray(body)) {
-        for (const f of r.fields) (body as Record<string, unknown>)[f] = structuredClone(entity[f]);
+        for (const f of r.fields) (body as Record<string, unknown>)[f] = entity[f];
       }
       return body;
     }
@@ -61,22 +60,19 @@ export function applyWrite(
   req: TwinRequest,
   params: Record<string, string>,
 ): TwinResponse {
-  const list = collectionList(episode.state, c.name);
-  let at = -1;
-  if (rule.kind !== "create") {
-    at = locate(c, list, params, rule.id_param ?? "");
-    if (at < 0) return notFound(c, rule.tool_name);
-  }
+  const list = episode.state.collection(c.name);
+  const old = rule.kind === "create" ? null : (locate(c, list, params, rule.id_param ?? "") ?? null);
+  if (rule.kind !== "create" && !old) return notFound(c, rule.tool_name);
   episode.clock_ms += model.clock.step_ms;
-  const old = at >= 0 ? list[at]! : null;
-  forgetIndex(list);
+  // `locate` found the first entity with the path's id, so that is the one replaced or deleted.
+  const id = params[rule.id_param ?? ""]!;
   if (rule.kind === "delete") {
-    list.splice(at, 1);
+    list.delete(id);
     return answer(rule, old!);
   }
   const ctx = { episode, collection: c.name, body: req.body, params, old };
   const entity = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
-  if (rule.kind === "create") list.push(entity);
-  else list[at] = entity;
+  if (rule.kind === "create") list.append(entity);
+  else list.put(id, entity);
   return answer(rule, entity);
 }

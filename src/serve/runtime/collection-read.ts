@@ -1,10 +1,12 @@
 /**
  * State-backed reads: a list read applies the collection's confirmed
  * filters, parent scope, order, pagination and envelope; an item read finds
- * one entity by id and wraps it, or answers the recorded not-found.
+ * one entity by id and wraps it, or answers the recorded not-found. Answers
+ * carry the state's own entities, not copies: they are deeply frozen, so the
+ * answer is serialised once and nothing can change the state through it.
  */
 import type { Collection, Entity } from "../../model/model-schema.js";
-import { findEntityIndex } from "./entity-index.js";
+import type { CollectionState } from "./collection-state.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import type { TwinResponse } from "./twin-types.js";
@@ -27,20 +29,45 @@ function compare(a: unknown, b: unknown): number {
 }
 
 /** Entities of the collection a request may see: those under the parent named by the path. */
-function scoped(list: Entity[], c: Collection, params: Record<string, string>): Entity[] {
-  if (!c.parent) return list;
-  const want = params[c.parent.param];
-  return want === undefined ? list : list.filter((e) => queryForm(e[c.parent!.field]) === want);
+function scoped(list: CollectionState, c: Collection, params: Record<string, string>): Entity[] {
+  const want = c.parent ? params[c.parent.param] : undefined;
+  if (want === undefined) return [...list.values()];
+  const field = c.parent!.field;
+  return [...list.values()].filter((e) => queryForm(e[field]) === want);
+}
+
+/** True when the list read is the collection in its own order, whole: no parent scope, filter or sort applies. */
+function wholeInOrder(c: Collection, params: Record<string, string>, query: [string, string][]): boolean {
+  if (c.parent && params[c.parent.param] !== undefined) return false;
+  if (c.list_order.kind !== "insertion") return false;
+  return c.filters.every((f) => queryValue(query, f.param) === undefined);
+}
+
+/** The page of a list in its own order, read in place: total = size, rows = the requested slice. */
+function pageInPlace(
+  c: Collection,
+  list: CollectionState,
+  query: [string, string][],
+): { rows: Entity[]; total: number } {
+  const total = list.size;
+  if (!c.pagination) return { rows: list.slice(0), total };
+  const offset = nonNegativeInt(queryValue(query, c.pagination.offset_param)) ?? 0;
+  const limit = nonNegativeInt(queryValue(query, c.pagination.limit_param));
+  return { rows: list.slice(offset, limit === undefined ? undefined : offset + limit), total };
 }
 
 /** Answers a list read from the collection's entities. */
 export function listRead(
   c: Collection,
-  list: Entity[],
+  list: CollectionState,
   params: Record<string, string>,
   query: [string, string][],
   rule: string,
 ): TwinResponse {
+  if (wholeInOrder(c, params, query)) {
+    const { rows, total } = pageInPlace(c, list, query);
+    return listAnswer(c, rows, total, rule);
+  }
   let rows = scoped(list, c, params);
   for (const f of c.filters) {
     const want = queryValue(query, f.param);
@@ -56,14 +83,16 @@ export function listRead(
     const offset = nonNegativeInt(queryValue(query, c.pagination.offset_param)) ?? 0;
     const limit = nonNegativeInt(queryValue(query, c.pagination.limit_param));
     rows = rows.slice(offset, limit === undefined ? undefined : offset + limit);
-  } else if (rows === list) {
-    rows = rows.slice();
   }
-  const items = structuredClone(rows);
-  let value: unknown = items;
+  return listAnswer(c, rows, total, rule);
+}
+
+/** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */
+function listAnswer(c: Collection, rows: Entity[], total: number, rule: string): TwinResponse {
+  let value: unknown = rows;
   if (c.envelope.kind === "object") {
     const env: Record<string, unknown> = { ...structuredClone(c.envelope.constants) };
-    env[c.envelope.items_key] = items;
+    env[c.envelope.items_key] = rows;
     if (c.envelope.total_key !== null) env[c.envelope.total_key] = total;
     value = env;
   }
@@ -91,41 +120,40 @@ export function notFound(c: Collection, rule: string): TwinResponse {
   return recordedAnswer(nf, "state", rule);
 }
 
-/** Position of the entity a path names (by id, inside its parent for nested collections), or -1. */
+/** The entity a path names (by id, inside its parent for nested collections), or undefined. */
 export function locate(
   c: Collection,
-  list: Entity[],
+  list: CollectionState,
   params: Record<string, string>,
   idParam: string,
-): number {
+): Entity | undefined {
   const id = params[idParam];
-  if (id === undefined) return -1;
-  const at = findEntityIndex(list, c.id_field, id);
-  if (at < 0 || !c.parent) return at;
+  if (id === undefined) return undefined;
+  const entity = list.get(id);
+  if (!entity || !c.parent) return entity;
   const parentValue = params[c.parent.param];
-  return parentValue === undefined || queryForm(list[at]![c.parent.field]) === parentValue ? at : -1;
+  return parentValue === undefined || queryForm(entity[c.parent.field]) === parentValue ? entity : undefined;
 }
 
-/** Wraps an entity the way the collection's item answers do. */
+/** Wraps an entity (frozen, from the state) the way the collection's item answers do. */
 export function wrapItem(c: Collection, entity: Entity): unknown {
-  const copy = structuredClone(entity);
-  return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: copy } : copy;
+  return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: entity } : entity;
 }
 
 /** Answers an item read: the wrapped entity, or the not-found answer. */
 export function itemRead(
   c: Collection,
-  list: Entity[],
+  list: CollectionState,
   params: Record<string, string>,
   idParam: string,
   rule: string,
 ): TwinResponse {
-  const at = locate(c, list, params, idParam);
-  if (at < 0) return notFound(c, rule);
+  const entity = locate(c, list, params, idParam);
+  if (!entity) return notFound(c, rule);
   return {
     status: 200,
     headers: { ...JSON_HEADERS },
-    body: { kind: "json", value: wrapItem(c, list[at]!) },
+    body: { kind: "json", value: wrapItem(c, entity) },
     served_by: "state",
     rule,
   };

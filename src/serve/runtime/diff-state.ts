@@ -1,9 +1,12 @@
 /**
  * The difference between a seed state and a current state, entity by entity:
  * created, updated (with the changed field names) or deleted. Entities are
- * matched by the collection's id field (`id` when the model does not say).
+ * matched by the collection's id field (`id` when the model does not say); an
+ * id held twice is matched by its first entity in list order, as reads find it.
+ * `diffEpisode` reads an episode's changes directly: O(changes), not O(seed).
  */
 import type { Entity, SeedState } from "../../model/model-schema.js";
+import type { EpisodeState } from "./episode-state.js";
 import type { StateChange } from "./twin-types.js";
 
 function idOf(entity: Entity, idField: string, index: number): string {
@@ -12,11 +15,43 @@ function idOf(entity: Entity, idField: string, index: number): string {
 }
 
 function byId(list: Entity[], idField: string): Map<string, Entity> {
-  return new Map(list.map((e, i) => [idOf(e, idField, i), e]));
+  const out = new Map<string, Entity>();
+  list.forEach((e, i) => {
+    const id = idOf(e, idField, i);
+    if (!out.has(id)) out.set(id, e);
+  });
+  return out;
 }
 
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The change from `before` to `after` of one id (either absent), or null when they are alike. */
+function change(
+  collection: string,
+  id: string,
+  before: Entity | undefined,
+  after: Entity | undefined,
+): StateChange | null {
+  if (before && !after) return { collection, id, kind: "deleted", before };
+  if (!before) return after ? { collection, id, kind: "created", after } : null;
+  if (before === after) return null;
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after!)])];
+  const fields = keys.filter((k) => !same(before[k], after![k])).sort();
+  return fields.length > 0 ? { collection, id, kind: "updated", before, after, fields } : null;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const idCmp = (a: string, b: string) => {
+  const na = Number(a);
+  const nb = Number(b);
+  return Number.isInteger(na) && Number.isInteger(nb) && a !== "" && b !== "" ? na - nb : cmp(a, b);
+};
+
+/** Sorts changes by collection, id (numerically when both are integers), kind. */
+function sorted(changes: StateChange[]): StateChange[] {
+  return changes.sort((a, b) => cmp(a.collection, b.collection) || idCmp(a.id, b.id) || cmp(a.kind, b.kind));
 }
 
 /**
@@ -35,25 +70,24 @@ export function diffState(
     const before = byId(seed.collections[collection] ?? [], idField);
     const after = byId(current.collections[collection] ?? [], idField);
     for (const [id, old] of before) {
-      const now = after.get(id);
-      if (!now) {
-        changes.push({ collection, id, kind: "deleted", before: old });
-        continue;
-      }
-      const keys = [...new Set([...Object.keys(old), ...Object.keys(now)])];
-      const fields = keys.filter((k) => !same(old[k], now[k])).sort();
-      if (fields.length > 0)
-        changes.push({ collection, id, kind: "updated", before: old, after: now, fields });
+      const c = change(collection, id, old, after.get(id));
+      if (c) changes.push(c);
     }
     for (const [id, now] of after) {
       if (!before.has(id)) changes.push({ collection, id, kind: "created", after: now });
     }
   }
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const idCmp = (a: string, b: string) => {
-    const na = Number(a);
-    const nb = Number(b);
-    return Number.isInteger(na) && Number.isInteger(nb) && a !== "" && b !== "" ? na - nb : cmp(a, b);
-  };
-  return changes.sort((a, b) => cmp(a.collection, b.collection) || idCmp(a.id, b.id) || cmp(a.kind, b.kind));
+  return sorted(changes);
+}
+
+/** Every change of an episode from its seed, sorted as `diffState` sorts them; reads only what the episode changed. */
+export function diffEpisode(state: EpisodeState): StateChange[] {
+  const changes: StateChange[] = [];
+  for (const c of state.changed()) {
+    for (const t of c.touched()) {
+      const ch = change(c.name, t.id, t.before, t.after);
+      if (ch) changes.push(ch);
+    }
+  }
+  return sorted(changes);
 }

@@ -1,38 +1,52 @@
 /**
- * A lookup from id to entity over one collection's array, memoised per array
- * so item reads on large seeded collections stay O(1). Every write through
- * the runtime calls `forgetIndex` on the array it changes.
+ * Id → slot lookups. A slot is an entity's place in its collection's list
+ * order: the seed's rows first (slot = position in the seed), then the rows an
+ * episode added. An id held by several entities maps to all their slots,
+ * lowest first, so a lookup finds the first in list order (as a scan would).
+ * The seed's index is built once and shared; an episode keeps only the ids its
+ * writes moved, so its index costs what it changed.
  */
 import type { Entity } from "../../model/model-schema.js";
 
-const indexes = new WeakMap<Entity[], Map<string, number>>();
+/** The slots holding one id: one slot, or several in ascending order. */
+export type IdSlots = number | readonly number[];
 
-/** Returns the position of the entity whose `idField` stringifies to `id`, or -1. */
-export function findEntityIndex(list: Entity[], idField: string, id: string): number {
-  let index = indexes.get(list);
-  if (!index) {
-    index = new Map();
-    for (let i = 0; i < list.length; i++) {
-      const v = list[i]![idField];
-      const key = String(v);
-      if (v !== undefined && v !== null && !index.has(key)) index.set(key, i);
-    }
-    indexes.set(list, index);
-  }
-  return index.get(id) ?? -1;
+/** An entity's id as text (how a path names it), or null when it has none. */
+export function idText(entity: Entity, idField: string): string | null {
+  const v = entity[idField];
+  return v === undefined || v === null ? null : String(v);
 }
 
-/** Drops the memoised index of an array that is about to change. */
-export function forgetIndex(list: Entity[]): void {
-  indexes.delete(list);
+/** The id index of rows (slot = position), ids taken from `idField`. */
+export function indexRows(rows: readonly Entity[], idField: string): Map<string, IdSlots> {
+  const index = new Map<string, IdSlots>();
+  for (let slot = 0; slot < rows.length; slot++) {
+    const id = idText(rows[slot]!, idField);
+    if (id === null) continue;
+    const had = index.get(id);
+    index.set(id, had === undefined ? slot : withSlot(had, slot));
+  }
+  return index;
 }
 
-/** The episode's array for a collection, created empty on first use. */
-export function collectionList(state: Record<string, Entity[]>, name: string): Entity[] {
-  let list = state[name];
-  if (!list) {
-    list = [];
-    state[name] = list;
-  }
+/** The lowest slot of an entry. */
+export function firstSlot(slots: IdSlots): number {
+  return typeof slots === "number" ? slots : slots[0]!;
+}
+
+/** The entry with `slot` added (kept ascending). */
+export function withSlot(slots: IdSlots | null, slot: number): IdSlots {
+  if (slots === null) return slot;
+  const list = typeof slots === "number" ? [slots] : [...slots];
+  let at = list.length;
+  while (at > 0 && list[at - 1]! > slot) at--;
+  list.splice(at, 0, slot);
   return list;
+}
+
+/** The entry with `slot` removed; null when none is left. */
+export function withoutSlot(slots: IdSlots, slot: number): IdSlots | null {
+  if (typeof slots === "number") return slots === slot ? null : slots;
+  const list = slots.filter((s) => s !== slot);
+  return list.length === 0 ? null : list.length === 1 ? list[0]! : list;
 }

@@ -8,7 +8,6 @@
 import type { Collection, Model } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
 import { itemRead, listRead } from "./collection-read.js";
-import { collectionList } from "./entity-index.js";
 import { explainMiss, explainWithheld } from "./explain-miss.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
@@ -43,7 +42,7 @@ function serveFromState(
   const ep = m.route.endpoint;
   const c = collectionOf(model, ep.collection);
   if (!c) return null;
-  const list = collectionList(episode.state, c.name);
+  const list = episode.state.collection(c.name);
   if (ep.kind === "list") {
     // A query the collection does not understand is answered as recorded when it was recorded.
     const known = understood(c);

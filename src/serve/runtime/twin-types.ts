@@ -5,6 +5,7 @@
  * adapters translate to and from these; the fidelity command calls them directly.
  */
 import type { Entity } from "../../model/model-schema.js";
+import type { EpisodeState } from "./episode-state.js";
 
 /** A request body as the adapters parsed it. */
 export type TwinRequestBody =
@@ -41,13 +42,13 @@ export interface TwinResponse {
   rule: string | null;
 }
 
-/** One agent's private world: state, clock, id sequences, PRNG and replay cursors. */
+/** One agent's private world: state (the shared seed under its own changes), clock, id sequences, PRNG and replay cursors. */
 export interface Episode {
   id: string;
   /** The number the PRNG was seeded with besides the episode id. */
   seed: number;
-  /** Collection name → entities in list order (insertion order for new ones). */
-  state: Record<string, Entity[]>;
+  /** Collection name → its entities in list order: the shared seed under this episode's changes. */
+  state: EpisodeState;
   /** Milliseconds since the epoch; null for an untimed recording (the clock then starts at 0). */
   clock_ms: number;
   /** Collection name → next integer id. */
@@ -56,8 +57,6 @@ export interface Episode {
   prng: [number, number, number, number];
   /** Replay key (`#` and the answers' indexes for a sign-in keyed by who signs in) → how many answers of it were given. */
   replay_cursors: Record<string, number>;
-  /** The seed the episode started from (deep copy), for reset and diff. */
-  seed_state: Record<string, Entity[]>;
 }
 
 /** One difference between the seed and an episode's state. */

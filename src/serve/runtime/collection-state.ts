@@ -1,0 +1,290 @@
+/**
+ * One collection of one episode: the shared, immutable seed rows plus the
+ * episode's own changes (rows it replaced or deleted, rows it added). Creating
+ * one costs nothing, it grows with the writes made to it, and reading, adding,
+ * replacing or deleting by id takes constant time at any seed size (the id
+ * index is the seed's, shared, under the ids this episode moved).
+ *
+ * List order is the slot order: seed rows in seed order (a replaced row keeps
+ * its place, a deleted one leaves a gap), then added rows in the order they
+ * were added. Every entity held is deeply frozen, so callers may hand the
+ * state's own objects out in answers.
+ */
+import type { Entity } from "../../model/model-schema.js";
+import { deepFreeze } from "./deep-freeze.js";
+import { firstSlot, type IdSlots, idText, indexRows, withoutSlot, withSlot } from "./entity-index.js";
+
+/** A seed collection shared by every episode: its rows (frozen) and id indexes built once per id field. */
+export class SeedCollection {
+  private readonly indexes = new Map<string, ReadonlyMap<string, IdSlots>>();
+
+  constructor(readonly rows: readonly Entity[]) {}
+
+  /** The id index over `idField`, built on first use. */
+  index(idField: string): ReadonlyMap<string, IdSlots> {
+    let index = this.indexes.get(idField);
+    if (!index) {
+      index = indexRows(this.rows, idField);
+      this.indexes.set(idField, index);
+    }
+    return index;
+  }
+}
+
+/** An added row's slot holds null once it is deleted; tombstones are dropped when they outnumber live rows. */
+const COMPACT_AT = 64;
+
+/** One collection's rows as one episode sees them. */
+export class CollectionState {
+  private readonly seedRows: readonly Entity[];
+  private readonly seedIndex: ReadonlyMap<string, IdSlots>;
+  /** Seed slot → the row replacing it, or null when it was deleted. */
+  private overrides = new Map<number, Entity | null>();
+  /** The added rows, slot `seedRows.length + i`; null once deleted. */
+  private added: (Entity | null)[] = [];
+  /** Deleted slots (seed and added), ascending: turns a list position into a slot. */
+  private deleted: number[] = [];
+  /** Ids whose slots differ from the seed's index: id → slots, or null for none. */
+  private ids = new Map<string, IdSlots | null>();
+
+  constructor(
+    readonly name: string,
+    readonly idField: string,
+    readonly seed: SeedCollection,
+  ) {
+    this.seedRows = seed.rows;
+    this.seedIndex = seed.index(idField);
+  }
+
+  /** How many entities the collection holds. */
+  get size(): number {
+    return this.seedRows.length + this.added.length - this.deleted.length;
+  }
+
+  /** True when this episode changed nothing here. */
+  get pristine(): boolean {
+    return this.overrides.size === 0 && this.added.length === 0;
+  }
+
+  /** The entity whose id (as text) is `id`, the first in list order; undefined when none. */
+  get(id: string): Entity | undefined {
+    const slots = this.slotsOf(id);
+    return slots === null ? undefined : (this.rowAt(firstSlot(slots)) ?? undefined);
+  }
+
+  /** True when an entity has this id. */
+  has(id: string): boolean {
+    return this.slotsOf(id) !== null;
+  }
+
+  /** The entities in list order, from list position `from` (default 0). */
+  *values(from = 0): IterableIterator<Entity> {
+    const end = this.seedRows.length + this.added.length;
+    const overridden = this.overrides.size > 0;
+    for (let slot = this.slotAt(Math.max(0, from)); slot < end; slot++) {
+      const row = overridden || slot >= this.seedRows.length ? this.rowAt(slot) : this.seedRows[slot]!;
+      if (row) yield row;
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<Entity> {
+    return this.values();
+  }
+
+  /** The entities at list positions [start, end) (end past the size: up to the last). */
+  slice(start: number, end = this.size): Entity[] {
+    const out: Entity[] = [];
+    const stop = Math.min(end, this.size);
+    if (start >= stop) return out;
+    const slots = this.seedRows.length + this.added.length;
+    for (let slot = this.slotAt(Math.max(0, start)); slot < slots && out.length < stop - start; slot++) {
+      const row = this.rowAt(slot);
+      if (row) out.push(row);
+    }
+    return out;
+  }
+
+  /** Adds an entity at the end of the list (an id already held is held twice; lookups find the first). */
+  append(entity: Entity): Entity {
+    deepFreeze(entity);
+    const slot = this.seedRows.length + this.added.length;
+    this.added.push(entity);
+    const id = idText(entity, this.idField);
+    if (id !== null) this.setSlots(id, withSlot(this.slotsOf(id), slot));
+    return entity;
+  }
+
+  /** Replaces the first entity with this id in place (its list position kept), else appends it. */
+  put(id: string, entity: Entity): Entity {
+    const slots = this.slotsOf(id);
+    if (slots === null) return this.append(entity);
+    deepFreeze(entity);
+    const slot = firstSlot(slots);
+    const old = this.rowAt(slot)!;
+    this.setRow(slot, entity);
+    const was = idText(old, this.idField);
+    const now = idText(entity, this.idField);
+    if (was !== now) {
+      if (was !== null) this.setSlots(was, withoutSlot(this.slotsOf(was)!, slot));
+      if (now !== null) this.setSlots(now, withSlot(this.slotsOf(now), slot));
+    }
+    return entity;
+  }
+
+  /** Deletes the first entity with this id and returns it; undefined when none. */
+  delete(id: string): Entity | undefined {
+    const slots = this.slotsOf(id);
+    if (slots === null) return undefined;
+    const slot = firstSlot(slots);
+    const old = this.rowAt(slot)!;
+    this.setRow(slot, null);
+    this.setSlots(id, withoutSlot(slots, slot));
+    const d = this.deleted;
+    if (d.length === 0 || d[d.length - 1]! < slot) d.push(slot);
+    else d.splice(lowerBound(d, slot), 0, slot);
+    this.compact();
+    return old;
+  }
+
+  /** Drops every change: the collection is the seed again. */
+  reset(): void {
+    this.overrides = new Map();
+    this.added = [];
+    this.deleted = [];
+    this.ids = new Map();
+  }
+
+  /** A copy frozen in time (O(changes)): later writes here do not show in it. */
+  snapshot(): CollectionState {
+    const copy = new CollectionState(this.name, this.idField, this.seed);
+    copy.overrides = new Map(this.overrides);
+    copy.added = this.added.slice();
+    copy.deleted = this.deleted.slice();
+    copy.ids = new Map(this.ids);
+    return copy;
+  }
+
+  /**
+   * The ids this episode's changes touched, each with the seed's entity and the current one (either undefined
+   * when absent). Entities without an id are keyed `#<slot>`. O(changes).
+   */
+  *touched(): IterableIterator<{ id: string; before: Entity | undefined; after: Entity | undefined }> {
+    const seen = new Set<string>();
+    const n = this.seedRows.length;
+    const visit = (id: string) => {
+      if (seen.has(id)) return null;
+      seen.add(id);
+      const seedSlots = this.seedIndex.get(id);
+      const before = seedSlots === undefined ? undefined : this.seedRows[firstSlot(seedSlots)];
+      return { id, before, after: this.get(id) };
+    };
+    for (const [slot, row] of this.overrides) {
+      const seedId = idText(this.seedRows[slot]!, this.idField);
+      if (seedId === null) {
+        if (row === null || idText(row, this.idField) === null) {
+          yield { id: `#${slot}`, before: this.seedRows[slot], after: row ?? undefined };
+        }
+      } else {
+        const hit = visit(seedId);
+        if (hit) yield hit;
+      }
+      const nowId = row === null ? null : idText(row, this.idField);
+      if (nowId !== null) {
+        const hit = visit(nowId);
+        if (hit) yield hit;
+      }
+    }
+    for (let i = 0; i < this.added.length; i++) {
+      const row = this.added[i];
+      if (!row) continue;
+      const id = idText(row, this.idField);
+      if (id === null) {
+        yield { id: `#${n + i}`, before: undefined, after: row };
+        continue;
+      }
+      const hit = visit(id);
+      if (hit) yield hit;
+    }
+  }
+
+  /** The slots holding `id`, or null. */
+  private slotsOf(id: string): IdSlots | null {
+    const own = this.ids.get(id);
+    if (own !== undefined) return own;
+    return this.seedIndex.get(id) ?? null;
+  }
+
+  /** Records the slots of an id; an id back to what the seed says is forgotten (nothing to keep). */
+  private setSlots(id: string, slots: IdSlots | null): void {
+    const seed = this.seedIndex.get(id) ?? null;
+    if (slots === seed) this.ids.delete(id);
+    else this.ids.set(id, slots);
+  }
+
+  private rowAt(slot: number): Entity | null {
+    const n = this.seedRows.length;
+    if (slot >= n) return this.added[slot - n] ?? null;
+    const own = this.overrides.get(slot);
+    return own === undefined ? this.seedRows[slot]! : own;
+  }
+
+  private setRow(slot: number, row: Entity | null): void {
+    const n = this.seedRows.length;
+    if (slot >= n) this.added[slot - n] = row;
+    else this.overrides.set(slot, row);
+  }
+
+  /** The slot of list position `p`: p plus the deleted slots before it (binary search over `deleted`). */
+  private slotAt(p: number): number {
+    const d = this.deleted;
+    // The number of i with d[i] - i <= p (d[i] - i is how many live rows precede d[i]; non-decreasing).
+    let lo = 0;
+    let hi = d.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (d[mid]! - mid <= p) lo = mid + 1;
+      else hi = mid;
+    }
+    return p + lo;
+  }
+
+  /** Drops deleted added rows once they outnumber the live ones (amortised O(1) per delete). */
+  private compact(): void {
+    const n = this.seedRows.length;
+    const seedDeleted = lowerBound(this.deleted, n);
+    const dead = this.deleted.length - seedDeleted;
+    if (dead < COMPACT_AT || dead < this.added.length - dead) return;
+    const moved = new Map<number, number>();
+    const kept: Entity[] = [];
+    this.added.forEach((row, i) => {
+      if (row === null) return;
+      moved.set(n + i, n + kept.length);
+      kept.push(row);
+    });
+    this.added = kept;
+    this.deleted.length = seedDeleted;
+    // Only the ids of live added rows point at added slots (a deleted row's slot left its id's entry).
+    const renumber = (slot: number) => moved.get(slot) ?? slot;
+    const done = new Set<string>();
+    for (const row of kept) {
+      const id = idText(row, this.idField);
+      if (id === null || done.has(id)) continue;
+      done.add(id);
+      const slots = this.ids.get(id);
+      if (slots === undefined || slots === null) continue;
+      this.ids.set(id, typeof slots === "number" ? renumber(slots) : slots.map(renumber));
+    }
+  }
+}
+
+/** The first position in an ascending list whose value is not below `value`. */
+function lowerBound(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
