@@ -26,6 +26,8 @@ export interface ExportResult {
     withheld_tools: { tool: string; request: string; reason: string; hint: string }[];
   };
   pack?: string;
+  /** True when nothing was written (a dry run): the report of what would be. */
+  dry_run?: boolean;
 }
 
 /** Builds the bundle of `evidence` (paths) into `out`; refuses an existing destination unless `force`. */
@@ -35,6 +37,8 @@ export async function exportBundle(opts: {
   name?: string;
   pack?: boolean;
   force?: boolean;
+  /** Check the destination and build in memory, but write nothing. */
+  dryRun?: boolean;
 }): Promise<ExportResult> {
   const evidence = [];
   for (const path of opts.evidence) evidence.push(await readEvidence(path));
@@ -47,8 +51,10 @@ export async function exportBundle(opts: {
   if (force) await assertReplaceableBundle(out);
   const tgz = pack === undefined ? undefined : packTgz(basename(out), built.files);
   if (pack !== undefined) await assertDestinationFree(pack, { force });
-  await writeBundle(out, built.files, { force });
-  if (pack !== undefined && tgz !== undefined) await writePack(pack, tgz, { force });
+  if (!opts.dryRun) {
+    await writeBundle(out, built.files, { force });
+    if (pack !== undefined && tgz !== undefined) await writePack(pack, tgz, { force });
+  }
   const eps = built.model.endpoints;
   return {
     out,
@@ -67,6 +73,7 @@ export async function exportBundle(opts: {
       })),
     },
     ...(pack === undefined ? {} : { pack }),
+    ...(opts.dryRun ? { dry_run: true } : {}),
   };
 }
 
@@ -78,6 +85,13 @@ export function formatExport(r: ExportResult): string[] {
   ];
   for (const w of c.withheld_tools)
     lines.push(`  withheld ${w.tool} (${w.request}): ${w.reason} — ${w.hint}`);
+  if (r.dry_run) {
+    lines.push(
+      `Dry run: bundle "${r.name}" would be written to ${r.out} (${r.files.length} files); nothing was written`,
+    );
+    if (r.pack) lines.push(`It would be packed to ${r.pack}`);
+    return lines;
+  }
   lines.push(`Bundle "${r.name}" written to ${r.out} (${r.files.length} files)`);
   if (r.pack) lines.push(`Packed to ${r.pack}`);
   lines.push(`Run it: apptwin serve ${r.out}`);

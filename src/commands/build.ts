@@ -12,6 +12,7 @@ export default class Build extends BaseCommand {
   static override examples = [
     "<%= config.bin %> build --evidence items.evidence.json --out items-env",
     "<%= config.bin %> build --evidence a.json --evidence b.json --out env --pack",
+    "<%= config.bin %> build --evidence items.evidence.json --out items-env --dry-run",
   ];
   static override flags = {
     evidence: Flags.string({
@@ -26,6 +27,10 @@ export default class Build extends BaseCommand {
     name: Flags.string({ description: "bundle name (default: the scenario name, else app)" }),
     pack: Flags.boolean({ description: "also write OUT.tgz beside the bundle", default: false }),
     force: Flags.boolean({ description: "replace --out (and OUT.tgz) if they exist", default: false }),
+    "dry-run": Flags.boolean({
+      description: "check the destination and print the report, but write nothing",
+      default: false,
+    }),
   };
 
   async run(): Promise<ExportResult> {
@@ -35,6 +40,7 @@ export default class Build extends BaseCommand {
       out: flags.out,
       pack: flags.pack,
       force: flags.force,
+      dryRun: flags["dry-run"],
       ...(flags.name === undefined ? {} : { name: flags.name }),
     });
     if (!this.jsonEnabled()) for (const line of formatExport(result)) this.log(line);

@@ -1,0 +1,92 @@
+/**
+ * Real MCP SDK clients of `apptwin mcp` as a coding agent runs it: the built
+ * CLI spawned over stdio, or `apptwin mcp --http 0` reached over Streamable
+ * HTTP. Every notification a client receives is kept, so tests can search
+ * them (for the secret, for list_changed).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Notification } from "@modelcontextprotocol/sdk/types.js";
+
+export const root = join(import.meta.dirname, "..", "..");
+export const bin = join(root, "bin", "run.js");
+
+/** Compiles the CLI the child processes run and its command manifest (type errors elsewhere do not stop tsc from emitting). */
+export function buildCli(): void {
+  spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
+    cwd: root,
+  });
+  spawnSync(process.execPath, [join(root, "scripts/gen-manifest.mjs")], { cwd: root });
+}
+
+/** A connected client, the notifications it received, and how to end it. */
+export interface McpHandle {
+  client: Client;
+  notifications: Notification[];
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+function newClient(notifications: Notification[]): Client {
+  const client = new Client({ name: "apptwin-test-agent", version: "1.0.0" });
+  client.fallbackNotificationHandler = async (n) => {
+    notifications.push(n);
+  };
+  return client;
+}
+
+/** Spawns `apptwin mcp` over stdio with `env` and connects a client. */
+export async function stdioClient(env: Record<string, string>): Promise<McpHandle> {
+  const notifications: Notification[] = [];
+  const client = newClient(notifications);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "mcp"],
+    env,
+    cwd: root,
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (d) => (err += d));
+  await client.connect(transport);
+  return { client, notifications, stderr: () => err, close: () => client.close() };
+}
+
+/** Starts `apptwin mcp --http 0 --json` with `env` and connects a client over Streamable HTTP. */
+export async function httpClient(env: Record<string, string>): Promise<McpHandle & { url: string }> {
+  const child = spawn(process.execPath, [bin, "mcp", "--http", "0", "--json"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve(JSON.parse(line).mcp);
+    });
+    child.on("exit", (code) => reject(new Error(`apptwin mcp --http exited ${code}: ${err}`)));
+    setTimeout(() => reject(new Error(`apptwin mcp --http did not start: ${err}`)), 20_000).unref();
+  });
+  const notifications: Notification[] = [];
+  const client = newClient(notifications);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    client,
+    notifications,
+    url,
+    stderr: () => err,
+    close: async () => {
+      await client.close();
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
