@@ -10,7 +10,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { exportBundle, formatExport } from "../bundle/export-bundle-io.js";
-import { learnModel } from "../coverage/build-coverage.js";
+import { learnModel } from "../bundle/learn-model.js";
 import { isUserError } from "../errors/user-error.js";
 import { readEvidence } from "../evidence/evidence-io.js";
 import { mergeEvidence } from "../evidence/merge.js";
