@@ -50,10 +50,9 @@ describe("npm run demo", () => {
     expect(out).toMatch(/Coverage: complete/);
     expect(out).toContain("items app stopped: from here on, the twin answers on its own.");
     expect(out).toMatch(/twin GET http:\/\/127\.0\.0\.1:\d+\/api\/items -> 200: Buy coffee beans, /);
-    const mcp = /MCP \(Streamable HTTP, one episode per session\): (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(
-      out,
-    )?.[1];
-    expect(mcp).toBeDefined();
+    const base = MCP_LINE.exec(out)?.[1];
+    expect(base).toBeDefined();
+    const mcp = `${base}/mcp`;
     expect(out).toContain(`"url": "${mcp}"`);
     expect(out.trimEnd().endsWith("Demo done (non-interactive run): stopping the twin.")).toBe(true);
     await stat(join(dir, "bundle", "manifest.json"));
