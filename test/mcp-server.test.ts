@@ -23,7 +23,7 @@ let dir: string;
 beforeAll(async () => {
   buildCli();
   dir = await mkdtemp(join(tmpdir(), "apptwin-mcp-"));
-});
+}, 180_000);
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });

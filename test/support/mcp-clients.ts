@@ -14,8 +14,13 @@ import type { Notification } from "@modelcontextprotocol/sdk/types.js";
 export const root = join(import.meta.dirname, "..", "..");
 export const bin = join(root, "bin", "run.js");
 
-/** Compiles the CLI the child processes run and its command manifest (type errors elsewhere do not stop tsc from emitting). */
+/**
+ * Compiles the CLI the child processes run and its command manifest (type
+ * errors elsewhere do not stop tsc from emitting). Under `npm test` the
+ * build step has just done it, so it is not done again in every file.
+ */
 export function buildCli(): void {
+  if (process.env.npm_lifecycle_event === "test") return;
   spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
     cwd: root,
   });
