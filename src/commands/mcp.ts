@@ -1,3 +1,4 @@
+/** Why: the people apptwin is for drive it through a coding agent, which needs the pipeline as MCP tools, resources and prompts. */
 import { Flags } from "@oclif/core";
 import { BaseCommand } from "../cli/base-command.js";
 import { runMcp } from "../mcp/run-mcp.js";

@@ -1,3 +1,4 @@
+/** Why: a coding agent follows the skill and calls apptwin mcp only once both are where that client looks for them. */
 import { homedir } from "node:os";
 import { Flags } from "@oclif/core";
 import { BaseCommand } from "../cli/base-command.js";
