@@ -33,10 +33,16 @@ function run(args: string[], env: Record<string, string | undefined>) {
 }
 
 beforeAll(async () => {
-  // The CLI runs compiled code: build it (type errors elsewhere do not stop tsc from emitting).
-  spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"], {
-    cwd: root,
-  });
+  // The CLI runs compiled code: build it (type errors elsewhere do not stop tsc from emitting),
+  // unless npm test's build step has just done so.
+  if (process.env.npm_lifecycle_event !== "test")
+    spawnSync(
+      process.execPath,
+      [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+      {
+        cwd: root,
+      },
+    );
   app = await startItemsApp({ port: 0, password: PASSWORD });
   dir = await mkdtemp(join(tmpdir(), "apptwin-capture-cli-"));
   await writeFile(
