@@ -182,7 +182,7 @@ describe("HTTP twin", () => {
 
   it("keeps episodes apart, resets to the seed and diffs exactly the changes", async () => {
     const made = await call("POST", "/__apptwin/episodes", { id: "alice", seed: 3 });
-    expect([made.status, made.json]).toEqual([201, { id: "alice", seed: 3 }]);
+    expect([made.status, made.json]).toEqual([201, { id: "alice", seed: 3, evicted: null }]);
     expect((await call("POST", "/__apptwin/episodes", { id: "alice" })).json.message).toBe(
       'Episode "alice" already exists; reset it with POST /__apptwin/episodes/alice/reset or choose another id.',
     );

@@ -208,12 +208,38 @@ describe("twin episode bounds (Streamable HTTP, real clients)", () => {
     hint: "End an MCP session (DELETE /mcp with its mcp-session-id) or let it idle out, or serve with a larger --max-episodes.",
   };
 
+  /** The 410 an evicted episode's requests get. */
+  const evictedBody = (episode: string, evictedFor: string) => ({
+    error: "episode_evicted",
+    message: `Episode "${episode}" was evicted: the twin holds at most 3 episodes (--max-episodes), and creating "${evictedFor}" dropped the least recently used one without a live MCP session. Its state is gone.`,
+    hint: `Read or grade an episode while it is among the 3 most recently used, or serve with a larger --max-episodes; POST /__apptwin/episodes with {"id":"${episode}"} starts it afresh.`,
+    episode,
+    evicted_for: evictedFor,
+    limit: 3,
+  });
+
   it("evicts the least recently used episode without a live session, never default; refuses when none can go", async () => {
     const a = await httpClient();
-    expect((await control("POST", "episodes", { id: "run-1" })).status).toBe(201);
+    expect((await control("POST", "episodes", { id: "run-1" })).json).toEqual({
+      id: "run-1",
+      seed: 0,
+      evicted: null,
+    });
     const b = await httpClient(); // the cap (3) is reached: run-1 has no session and goes
     expect(await episodes()).toEqual(["default", a.id, b.id].sort());
     expect(await sessions()).toBe(2);
+    // Never silent: the evicted episode's control-plane and twin requests get 410 naming the eviction; health counts it.
+    expect(await control("GET", "episodes/run-1/state")).toEqual({
+      status: 410,
+      json: evictedBody("run-1", b.id),
+    });
+    const twinCall = await fetch(`${base}/api/items`, { headers: { "x-apptwin-episode": "run-1" } });
+    expect([twinCall.status, await twinCall.json()]).toEqual([410, evictedBody("run-1", b.id)]);
+    expect((await control("GET", "health")).json).toMatchObject({
+      episodes: 3,
+      max_episodes: 3,
+      evictions: { count: 1, last: { episode: "run-1", evicted_for: b.id, limit: 3 } },
+    });
 
     await expect(httpClient()).rejects.toThrow(`Error POSTing to endpoint: ${JSON.stringify(TOO_MANY)}`);
     expect(await control("POST", "episodes", { id: "run-2" })).toEqual({ status: 503, json: TOO_MANY });
@@ -228,10 +254,42 @@ describe("twin episode bounds (Streamable HTTP, real clients)", () => {
       `Unknown MCP session "${a.id}"; start a new session with initialize.`,
     ]);
 
-    // a was used last (its diff was read): b is the least recently used and goes.
-    expect((await control("POST", "episodes", { id: "run-2" })).status).toBe(201);
+    // a was used last (its diff was read): b is the least recently used and goes, and the create answer says so.
+    expect(await control("POST", "episodes", { id: "run-2" })).toEqual({
+      status: 201,
+      json: { id: "run-2", seed: 0, evicted: b.id },
+    });
     expect(await episodes()).toEqual(["default", a.id, "run-2"].sort());
-    expect((await control("GET", `episodes/${b.id}/state`)).status).toBe(404);
+    expect(await control("GET", `episodes/${b.id}/state`)).toEqual({
+      status: 410,
+      json: evictedBody(b.id, "run-2"),
+    });
+    // An MCP initialize that evicts names the episode in x-apptwin-evicted (its answer is JSON-RPC).
+    const init = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      }),
+    });
+    expect([init.status, init.headers.get("x-apptwin-evicted")]).toEqual([200, a.id]);
+    await init.body?.cancel();
+    const ended = await fetch(`${base}/mcp`, {
+      method: "DELETE",
+      headers: { "mcp-session-id": init.headers.get("mcp-session-id")! },
+    });
+    expect(ended.status).toBe(200);
+    expect((await control("GET", "health")).json.evictions).toMatchObject({ count: 3 });
+    // An evicted id created again is a fresh episode, no longer answered 410.
+    expect((await control("POST", "episodes", { id: "run-1" })).status).toBe(201);
+    expect((await control("GET", "episodes/run-1/diff")).json).toEqual({ id: "run-1", changes: [] });
     await a.client.close();
     await b.client.close();
   });

@@ -1,16 +1,16 @@
 /**
  * The episodes one twin holds: `default` from the start, more created over
- * the control plane or by MCP sessions. Reset, state and diff go through
- * here so the control plane and the MCP adapter see the same episodes.
+ * the control plane or by MCP sessions, so the control plane and the MCP
+ * adapter see the same episodes. An evicted episode is remembered (the most
+ * recent REMEMBERED_EVICTIONS), so its requests are told it was evicted.
  * Each episode holds its own changes over the shared seed and every MCP
  * initialize makes one, so their number is bounded: a new one past the cap
  * evicts the least recently used episode that no live MCP session is bound
  * to (never `default`), or is refused.
  */
 import type { Model, SeedState } from "../model/model-schema.js";
-import { createEpisode, episodeState, resetEpisode } from "./runtime/create-episode.js";
-import { diffEpisode } from "./runtime/diff-state.js";
-import type { Episode, StateChange } from "./runtime/twin-types.js";
+import { createEpisode, resetEpisode } from "./runtime/create-episode.js";
+import type { Episode } from "./runtime/twin-types.js";
 
 /** Episode ids the control plane accepts. */
 export const EPISODE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -43,47 +43,89 @@ export class TooManyEpisodesError extends Error {
   }
 }
 
+/** An episode dropped to make room for a new one. */
+export interface Eviction {
+  /** The evicted episode. */
+  episode: string;
+  /** The episode whose creation evicted it. */
+  evicted_for: string;
+  /** The cap it was evicted at (`--max-episodes`). */
+  limit: number;
+}
+
+/** How many evicted ids a registry remembers (most recent first kept), so their requests get 410, not 404. */
+export const REMEMBERED_EVICTIONS = 10_000;
+
+/** A new episode, and the episode evicted to make room for it (null when none was). */
+export interface CreatedEpisode {
+  episode: Episode;
+  evicted: Eviction | null;
+}
+
 /** Holds a twin's episodes by id, least recently used first. */
 export class EpisodeRegistry {
   /** In order of last use (a Map keeps insertion order; a use re-inserts). */
   private readonly episodes = new Map<string, Episode>();
   /** Live MCP sessions per episode id. */
   private readonly bound = new Map<string, number>();
+  /** The most recent evictions by evicted id, oldest first, at most REMEMBERED_EVICTIONS. */
+  private readonly evictions = new Map<string, Eviction>();
+  private evictionCount = 0;
+  private lastEviction: Eviction | null = null;
   private counter = 0;
 
   constructor(
     private readonly model: Model,
     private readonly seed: SeedState,
-    private readonly maxEpisodes = DEFAULT_MAX_EPISODES,
+    readonly maxEpisodes = DEFAULT_MAX_EPISODES,
   ) {
     this.create(DEFAULT_EPISODE);
   }
 
   /**
    * Creates an episode; the id defaults to `episode-<n>`. At the cap, the least
-   * recently used episode without a live session is evicted first; throws
-   * `TooManyEpisodesError` when there is none, and an Error when the id is taken.
+   * recently used episode without a live session is evicted first (and named in
+   * the result); throws `TooManyEpisodesError` when there is none, and an Error
+   * when the id is taken.
    */
-  create(id?: string, seed = 0): Episode {
+  create(id?: string, seed = 0): CreatedEpisode {
     let name = id;
     if (name === undefined) {
       do name = `episode-${++this.counter}`;
       while (this.episodes.has(name));
     }
     if (this.episodes.has(name)) throw new Error(`episode "${name}" already exists`);
-    if (this.episodes.size >= this.maxEpisodes) this.evictOne();
+    const evicted = this.episodes.size >= this.maxEpisodes ? this.evictOne(name) : null;
     const episode = createEpisode(this.model, this.seed, { episodeId: name, seed });
     this.episodes.set(name, episode);
-    return episode;
+    this.evictions.delete(name);
+    return { episode, evicted };
   }
 
-  private evictOne(): void {
+  private evictOne(evictedFor: string): Eviction {
     for (const id of this.episodes.keys()) {
       if (id === DEFAULT_EPISODE || this.bound.has(id)) continue;
       this.episodes.delete(id);
-      return;
+      const eviction = { episode: id, evicted_for: evictedFor, limit: this.maxEpisodes };
+      this.evictions.delete(id);
+      this.evictions.set(id, eviction);
+      if (this.evictions.size > REMEMBERED_EVICTIONS)
+        this.evictions.delete(this.evictions.keys().next().value!);
+      this.evictionCount += 1;
+      this.lastEviction = eviction;
+      return eviction;
     }
     throw new TooManyEpisodesError(this.maxEpisodes);
+  }
+
+  /** How the episode of this id was evicted, when it was (among the last REMEMBERED_EVICTIONS); else undefined. */
+  evictionOf(id: string): Eviction | undefined {
+    return this.episodes.has(id) ? undefined : this.evictions.get(id);
+  }
+
+  /** How many episodes were evicted since the twin started, and the latest eviction. */
+  evictionReport(): { count: number; last: Eviction | null } {
+    return { count: this.evictionCount, last: this.lastEviction };
   }
 
   /** The episode with this id, or undefined; marks it used (the last to be evicted). */
@@ -126,23 +168,18 @@ export class EpisodeRegistry {
     if (id !== DEFAULT_EPISODE) this.episodes.delete(id);
   }
 
+  /** How many episodes the twin holds. */
+  get size(): number {
+    return this.episodes.size;
+  }
+
   /** Every episode id, sorted. */
   ids(): string[] {
     return [...this.episodes.keys()].sort();
   }
 
-  /** Puts an episode back to the seed state. */
+  /** Puts an episode back to the seed state: drops its changes (O(1)). */
   reset(episode: Episode): void {
     resetEpisode(this.model, episode);
-  }
-
-  /** An episode's current state (a copy). */
-  state(episode: Episode): SeedState {
-    return episodeState(episode);
-  }
-
-  /** Every change from the seed to the episode's current state (O(changes)). */
-  diff(episode: Episode): StateChange[] {
-    return diffEpisode(episode.state);
   }
 }

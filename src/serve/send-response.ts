@@ -4,6 +4,7 @@
  * Shared by the HTTP twin and the MCP sessions over HTTP, so it sits below both.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { TwinResponse } from "./runtime/twin-types.js";
 
 /** Headers never copied from a recorded answer: the twin frames its own bodies. */
@@ -55,4 +56,90 @@ export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answ
     headers["content-type"] = b.content_type;
   }
   finish(req, res, answer.status, headers, bytes);
+}
+
+/** Bytes gathered before one write of a streamed answer. */
+const STREAM_CHUNK_BYTES = 64 * 1024;
+
+/** The longest a streamed answer works before it lets other requests run, in ms. */
+const STREAM_SLICE_MS = 2;
+
+/** Resolves once the response can take more (drain) or is gone (close, error); true when it can. */
+function writable(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      res.off("drain", onDrain);
+      res.off("close", onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    res.on("drain", onDrain);
+    res.on("close", onClose);
+  });
+}
+
+/**
+ * Streams a JSON answer given in pieces (text or bytes), chunked: the pieces are taken as they are written, the
+ * writer waits while the client is slow (backpressure) and lets other requests run every few milliseconds, so a
+ * large answer never stalls the twin. A client that goes away stops it. HEAD gets the headers only.
+ */
+export async function sendJsonPieces(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  pieces: Iterable<string | Uint8Array>,
+): Promise<void> {
+  res.writeHead(status, { "content-type": "application/json" });
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  let pending: (string | Uint8Array)[] = [];
+  let pendingBytes = 0;
+  let slice = performance.now();
+  const flush = async (): Promise<boolean> => {
+    const ok = res.write(joined(pending));
+    pending = [];
+    pendingBytes = 0;
+    if (!ok && !(await writable(res))) return false;
+    if (performance.now() - slice >= STREAM_SLICE_MS) {
+      await nextTurn();
+      slice = performance.now();
+    }
+    return !res.destroyed;
+  };
+  for (const piece of pieces) {
+    if (typeof piece !== "string" && piece.length >= STREAM_CHUNK_BYTES) {
+      // A large run of bytes (seed text) is written as it is, never copied into a batch.
+      if (pending.length > 0 && !(await flush())) return;
+      pending.push(piece);
+      if (!(await flush())) return;
+      continue;
+    }
+    pending.push(piece);
+    pendingBytes += piece.length;
+    const due = pendingBytes >= STREAM_CHUNK_BYTES || performance.now() - slice >= STREAM_SLICE_MS;
+    if (due && !(await flush())) return;
+  }
+  if (pending.length > 0 && !(await flush())) return;
+  res.end();
+}
+
+/** The pieces as one buffer: runs of text joined before they are encoded. */
+function joined(pieces: (string | Uint8Array)[]): Uint8Array {
+  if (pieces.length === 1 && typeof pieces[0] !== "string") return pieces[0]!;
+  const parts: Uint8Array[] = [];
+  let text = "";
+  for (const p of pieces) {
+    if (typeof p === "string") {
+      text += p;
+      continue;
+    }
+    if (text !== "") parts.push(Buffer.from(text));
+    text = "";
+    parts.push(p);
+  }
+  if (text !== "") parts.push(Buffer.from(text));
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }

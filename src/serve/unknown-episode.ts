@@ -1,9 +1,11 @@
 /**
- * The answer to a request for an episode that does not exist, the same from
- * the HTTP twin, the control plane and an MCP session: it sits below those
- * adapters so that neither reaches into the other for it.
+ * The answer to a request for an episode that is not there, the same from
+ * the HTTP twin, the control plane and an MCP session: 410 for an episode the
+ * cap evicted (naming the eviction and the limit), else 404 saying how to
+ * create it. It sits below those adapters so that neither reaches into the
+ * other for it.
  */
-import { EPISODE_ID, EPISODE_ID_RULE, type EpisodeRegistry } from "./episode-registry.js";
+import { EPISODE_ID, EPISODE_ID_RULE, type EpisodeRegistry, type Eviction } from "./episode-registry.js";
 
 /** The 404 for an episode that does not exist, saying how to create it (never suggesting an id that would be refused). */
 export function unknownEpisode(registry: EpisodeRegistry, id: string): Record<string, unknown> {
@@ -20,4 +22,27 @@ export function unknownEpisode(registry: EpisodeRegistry, id: string): Record<st
     message: `No episode "${id}". Create it with POST /__apptwin/episodes and the body {"id":"${id}"}, or leave out x-apptwin-episode to use "default".`,
     episodes: registry.ids(),
   };
+}
+
+/** The 410 for an evicted episode: which episode's creation evicted it, and the limit. */
+export function evictedEpisode(e: Eviction): Record<string, unknown> {
+  return {
+    error: "episode_evicted",
+    message: `Episode "${e.episode}" was evicted: the twin holds at most ${e.limit} episodes (--max-episodes), and creating "${e.evicted_for}" dropped the least recently used one without a live MCP session. Its state is gone.`,
+    hint: `Read or grade an episode while it is among the ${e.limit} most recently used, or serve with a larger --max-episodes; POST /__apptwin/episodes with {"id":"${e.episode}"} starts it afresh.`,
+    episode: e.episode,
+    evicted_for: e.evicted_for,
+    limit: e.limit,
+  };
+}
+
+/** The answer for an episode id that names no episode: 410 when it was evicted, else 404. */
+export function missingEpisode(
+  registry: EpisodeRegistry,
+  id: string,
+): { status: 404 | 410; body: Record<string, unknown> } {
+  const eviction = registry.evictionOf(id);
+  return eviction
+    ? { status: 410, body: evictedEpisode(eviction) }
+    : { status: 404, body: unknownEpisode(registry, id) };
 }

@@ -1,9 +1,12 @@
 /**
  * The control plane under `/__apptwin/`, for people and harnesses, never for
  * agents (no MCP tool reaches it): create, reset, read and diff episodes,
- * health, and the routes the twin serves.
+ * health, and the routes the twin serves. One table of routes; an episode's
+ * state and diff are streamed from a snapshot taken when asked, so a large
+ * answer never stalls the other episodes.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { safeDecode } from "../../util/safe-decode.js";
 import {
   EPISODE_ID,
@@ -11,11 +14,13 @@ import {
   type EpisodeRegistry,
   TooManyEpisodesError,
 } from "../episode-registry.js";
+import { episodeChanges } from "../runtime/diff-state.js";
 import { routeLabels } from "../runtime/explain-miss.js";
+import { buildStateText, diffJson, stateJson } from "../runtime/state-json.js";
 import type { Episode } from "../runtime/twin-types.js";
-import { sendJson, sendTooLarge } from "../send-response.js";
+import { sendJson, sendJsonPieces, sendTooLarge } from "../send-response.js";
 import type { TwinBundle } from "../twin-bundle.js";
-import { unknownEpisode } from "../unknown-episode.js";
+import { missingEpisode } from "../unknown-episode.js";
 import { parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
 
 /** The path prefix of the control plane. */
@@ -24,7 +29,28 @@ export const CONTROL_PREFIX = "/__apptwin/";
 /** The bound on a control-plane request body: 64 KiB. */
 const CONTROL_BODY_BYTES = 64 * 1024;
 
-async function createEpisodeFrom(req: IncomingMessage, res: ServerResponse, registry: EpisodeRegistry) {
+/** Seed rows serialised per step while a state answer's seed text is first built. */
+const SEED_TEXT_STEP_ROWS = 2000;
+
+/** What a control-plane route is handed. */
+export interface ControlContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  registry: EpisodeRegistry;
+  bundle: TwinBundle;
+  assetPaths: string[];
+}
+
+/** One control-plane route: method, path under the prefix, and its handler (`:id` names an existing episode). */
+export interface ControlRoute {
+  method: "GET" | "POST";
+  /** The path after `/__apptwin/`, e.g. `episodes/:id/state`. */
+  path: string;
+  handle(ctx: ControlContext, episode: Episode | null): Promise<void> | void;
+}
+
+async function createEpisodeFrom({ req, res, registry }: ControlContext) {
   const read = await readBoundedBody(req, CONTROL_BODY_BYTES);
   if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(CONTROL_BODY_BYTES));
   const body = parseTwinBody("application/json", read.bytes);
@@ -53,14 +79,84 @@ async function createEpisodeFrom(req: IncomingMessage, res: ServerResponse, regi
       message: `Episode "${id}" already exists; reset it with POST /__apptwin/episodes/${id}/reset or choose another id.`,
     });
   }
-  let episode: Episode;
   try {
-    episode = registry.create(id as string | undefined, (seed as number | undefined) ?? 0);
+    const { episode, evicted } = registry.create(id as string | undefined, (seed as number | undefined) ?? 0);
+    return sendJson(req, res, 201, { id: episode.id, seed: episode.seed, evicted: evicted?.episode ?? null });
   } catch (err) {
     if (!(err instanceof TooManyEpisodesError)) throw err;
     return sendJson(req, res, 503, err.body());
   }
-  return sendJson(req, res, 201, { id: episode.id, seed: episode.seed });
+}
+
+/** Streams the episode's state as of now: seed rows copied from the seed's text, the episode's own rows serialised. */
+async function sendState({ req, res }: ControlContext, episode: Episode) {
+  const snapshot = episode.state.snapshot();
+  // The seed's text is built once per seed, in steps, the first time any episode's state is read.
+  while (!buildStateText(snapshot, SEED_TEXT_STEP_ROWS)) await nextTurn();
+  return sendJsonPieces(req, res, 200, stateJson(snapshot));
+}
+
+/** The routes of the control plane, in the order the 404 lists them. */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
+  {
+    method: "GET",
+    path: "health",
+    handle: ({ req, res, registry, bundle }) =>
+      sendJson(req, res, 200, {
+        status: "ok",
+        name: bundle.manifest.name,
+        episodes: registry.size,
+        max_episodes: registry.maxEpisodes,
+        sessions: registry.sessions(),
+        evictions: registry.evictionReport(),
+      }),
+  },
+  {
+    method: "GET",
+    path: "routes",
+    handle: ({ req, res, bundle, assetPaths }) =>
+      sendJson(req, res, 200, {
+        routes: routeLabels(bundle.model),
+        assets: assetPaths,
+        tools: bundle.tools.map((t) => t.name),
+      }),
+  },
+  { method: "POST", path: "episodes", handle: createEpisodeFrom },
+  {
+    method: "GET",
+    path: "episodes",
+    handle: ({ req, res, registry }) => sendJson(req, res, 200, { episodes: registry.ids() }),
+  },
+  {
+    method: "POST",
+    path: "episodes/:id/reset",
+    handle: ({ req, res, registry }, episode) => {
+      registry.reset(episode!);
+      return sendJson(req, res, 200, { id: episode!.id, reset: true });
+    },
+  },
+  { method: "GET", path: "episodes/:id/state", handle: (ctx, episode) => sendState(ctx, episode!) },
+  {
+    method: "GET",
+    path: "episodes/:id/diff",
+    handle: ({ req, res }, episode) =>
+      sendJsonPieces(req, res, 200, diffJson(episode!.id, episodeChanges(episode!.state.snapshot()))),
+  },
+];
+
+/** The route of `rest` (the path after the prefix), with the raw `:id` segment when it has one. */
+function findRoute(method: string, rest: string): { route: ControlRoute; id: string | null } | null {
+  const segs = rest.split("/");
+  for (const route of CONTROL_ROUTES) {
+    if (route.method !== method) continue;
+    const want = route.path.split("/");
+    if (want.length !== segs.length) continue;
+    const at = want.indexOf(":id");
+    if (want.every((w, i) => (i === at ? segs[i] !== "" : w === segs[i]))) {
+      return { route, id: at < 0 ? null : segs[at]! };
+    }
+  }
+  return null;
 }
 
 /** Answers one control-plane request (the path starts with `/__apptwin/`). */
@@ -73,52 +169,24 @@ export async function handleControl(
   assetPaths: string[],
 ): Promise<void> {
   const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
-  const rest = path.slice(CONTROL_PREFIX.length);
-  if (rest === "health" && method === "GET") {
-    return sendJson(req, res, 200, {
-      status: "ok",
-      name: bundle.manifest.name,
-      episodes: registry.ids().length,
-      sessions: registry.sessions(),
+  const found = findRoute(method, path.slice(CONTROL_PREFIX.length));
+  const ctx: ControlContext = { req, res, path, registry, bundle, assetPaths };
+  if (!found) {
+    req.resume();
+    return sendJson(req, res, 404, {
+      error: "no_control_route",
+      message: `The control plane has no ${method} ${path}.`,
+      routes: CONTROL_ROUTES.map((r) => `${r.method} ${CONTROL_PREFIX}${r.path}`).sort(),
     });
   }
-  if (rest === "routes" && method === "GET") {
-    return sendJson(req, res, 200, {
-      routes: routeLabels(bundle.model),
-      assets: assetPaths,
-      tools: bundle.tools.map((t) => t.name),
-    });
+  if (found.id === null) return found.route.handle(ctx, null);
+  // A malformed escape names no episode; it is reported as unknown.
+  const id = safeDecode(found.id);
+  const episode = registry.get(id);
+  if (!episode) {
+    req.resume();
+    const missing = missingEpisode(registry, id);
+    return sendJson(req, res, missing.status, missing.body);
   }
-  if (rest === "episodes") {
-    if (method === "POST") return createEpisodeFrom(req, res, registry);
-    if (method === "GET") return sendJson(req, res, 200, { episodes: registry.ids() });
-  }
-  const m = /^episodes\/([^/]+)\/(reset|state|diff)$/.exec(rest);
-  if (m) {
-    // A malformed escape names no episode; it is reported as unknown below.
-    const id = safeDecode(m[1]!);
-    const episode = registry.get(id);
-    if (!episode) return sendJson(req, res, 404, unknownEpisode(registry, id));
-    if (m[2] === "reset" && method === "POST") {
-      registry.reset(episode);
-      return sendJson(req, res, 200, { id, reset: true });
-    }
-    if (m[2] === "state" && method === "GET") return sendJson(req, res, 200, registry.state(episode));
-    if (m[2] === "diff" && method === "GET")
-      return sendJson(req, res, 200, { id, changes: registry.diff(episode) });
-  }
-  req.resume();
-  return sendJson(req, res, 404, {
-    error: "no_control_route",
-    message: `The control plane has no ${method} ${path}.`,
-    routes: [
-      "GET /__apptwin/episodes",
-      "GET /__apptwin/episodes/:id/diff",
-      "GET /__apptwin/episodes/:id/state",
-      "GET /__apptwin/health",
-      "GET /__apptwin/routes",
-      "POST /__apptwin/episodes",
-      "POST /__apptwin/episodes/:id/reset",
-    ],
-  });
+  return found.route.handle(ctx, episode);
 }

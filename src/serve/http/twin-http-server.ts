@@ -12,7 +12,7 @@ import { McpSessions, SESSION_IDLE_MS } from "../mcp/mcp-sessions.js";
 import { handleRequest } from "../runtime/handle-request.js";
 import { sendJson, sendTooLarge, sendTwinResponse } from "../send-response.js";
 import type { TwinAsset, TwinBundle } from "../twin-bundle.js";
-import { unknownEpisode } from "../unknown-episode.js";
+import { missingEpisode } from "../unknown-episode.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
 import { loopbackRefusal } from "./loopback-guard.js";
@@ -116,7 +116,8 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   const episode = r.registry.get(name);
   if (!episode) {
     req.resume();
-    return sendJson(req, res, 404, unknownEpisode(r.registry, name));
+    const missing = missingEpisode(r.registry, name);
+    return sendJson(req, res, missing.status, missing.body);
   }
   const read = await readBoundedBody(req, r.limit);
   if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));

@@ -16,7 +16,7 @@ import { type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.
 import type { Episode } from "../runtime/twin-types.js";
 import { sendJson } from "../send-response.js";
 import type { TwinBundle } from "../twin-bundle.js";
-import { unknownEpisode } from "../unknown-episode.js";
+import { missingEpisode } from "../unknown-episode.js";
 import { createTwinMcpServer } from "./twin-mcp-server.js";
 
 const log = debug("apptwin:serve");
@@ -75,13 +75,19 @@ export class McpSessions {
     }
     const asked = req.headers["x-apptwin-episode"];
     if (typeof asked === "string" && !this.registry.has(asked)) {
-      return sendJson(req, res, 404, unknownEpisode(this.registry, asked));
+      const missing = missingEpisode(this.registry, asked);
+      return sendJson(req, res, missing.status, missing.body);
     }
     const id = randomUUID();
     const ownsEpisode = typeof asked !== "string";
     let episode: Episode;
     try {
-      episode = ownsEpisode ? this.registry.create(id) : this.registry.get(asked)!;
+      if (ownsEpisode) {
+        const created = this.registry.create(id);
+        episode = created.episode;
+        // The initialize answer is JSON-RPC; the eviction it caused is named in a header (and in health).
+        if (created.evicted) res.setHeader("x-apptwin-evicted", created.evicted.episode);
+      } else episode = this.registry.get(asked)!;
     } catch (err) {
       if (!(err instanceof TooManyEpisodesError)) throw err;
       return sendJson(req, res, 503, err.body());

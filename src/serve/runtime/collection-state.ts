@@ -14,11 +14,53 @@ import type { Entity } from "../../model/model-schema.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { firstSlot, type IdSlots, idText, indexRows, withoutSlot, withSlot } from "./entity-index.js";
 
-/** A seed collection shared by every episode: its rows (frozen) and id indexes built once per id field. */
+/**
+ * The seed rows as JSON text, each followed by a comma: row i is
+ * `bytes[starts[i], starts[i + 1] - 1)`, rows [i, j) are `bytes[starts[i], starts[j] - 1)`.
+ */
+export interface SeedText {
+  bytes: Uint8Array;
+  starts: Uint32Array;
+}
+
+/** A seed collection shared by every episode: its rows (frozen), id indexes built once per id field, its JSON text. */
 export class SeedCollection {
   private readonly indexes = new Map<string, ReadonlyMap<string, IdSlots>>();
+  private text: SeedText | null = null;
+  private building: { chunks: Uint8Array[]; starts: Uint32Array; next: number; offset: number } | null = null;
 
   constructor(readonly rows: readonly Entity[]) {}
+
+  /** The rows as JSON text, once built (see `buildText`); null before. */
+  get json(): SeedText | null {
+    return this.text;
+  }
+
+  /**
+   * Serialises up to `rows` more rows of the seed's JSON text (made once, shared by every episode's state
+   * answers) and returns true once the whole text is built. Called in steps so a large seed never stalls the twin.
+   */
+  buildText(rows: number): boolean {
+    if (this.text) return true;
+    const n = this.rows.length;
+    this.building ??= { chunks: [], starts: new Uint32Array(n + 1), next: 0, offset: 0 };
+    const b = this.building;
+    const stop = Math.min(n, b.next + rows);
+    let chunk = "";
+    for (let i = b.next; i < stop; i++) {
+      const row = `${JSON.stringify(this.rows[i])},`;
+      b.starts[i] = b.offset;
+      b.offset += Buffer.byteLength(row);
+      chunk += row;
+    }
+    b.chunks.push(Buffer.from(chunk));
+    b.next = stop;
+    if (stop < n) return false;
+    b.starts[n] = b.offset;
+    this.text = { bytes: Buffer.concat(b.chunks), starts: b.starts };
+    this.building = null;
+    return true;
+  }
 
   /** The id index over `idField`, built on first use. */
   index(idField: string): ReadonlyMap<string, IdSlots> {
@@ -205,6 +247,23 @@ export class CollectionState {
       const hit = visit(id);
       if (hit) yield hit;
     }
+  }
+
+  /**
+   * The collection in list order as runs of unchanged seed rows (`[from, to)` slots) and the entities the episode
+   * wrote, O(changes): what a state answer copies from the seed's text and what it serialises itself.
+   */
+  *pieces(): IterableIterator<{ from: number; to: number; row?: undefined } | { row: Entity }> {
+    const n = this.seedRows.length;
+    let from = 0;
+    for (const slot of [...this.overrides.keys()].sort((a, b) => a - b)) {
+      if (slot > from) yield { from, to: slot };
+      const row = this.overrides.get(slot);
+      if (row) yield { row };
+      from = slot + 1;
+    }
+    if (n > from) yield { from, to: n };
+    for (const row of this.added) if (row) yield { row };
   }
 
   /** The slots holding `id`, or null. */

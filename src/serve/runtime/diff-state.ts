@@ -80,14 +80,25 @@ export function diffState(
   return sorted(changes);
 }
 
-/** Every change of an episode from its seed, sorted as `diffState` sorts them; reads only what the episode changed. */
-export function diffEpisode(state: EpisodeState): StateChange[] {
-  const changes: StateChange[] = [];
+/**
+ * Every change of an episode from its seed, in `diffState`'s order, reading only what the episode changed.
+ * Lazy: the touched ids are gathered and sorted first (cheap), each change is compared as it is taken, so a
+ * large diff can be written out in steps.
+ */
+export function* episodeChanges(state: EpisodeState): IterableIterator<StateChange> {
+  const touched: { collection: string; id: string; before?: Entity; after?: Entity }[] = [];
   for (const c of state.changed()) {
-    for (const t of c.touched()) {
-      const ch = change(c.name, t.id, t.before, t.after);
-      if (ch) changes.push(ch);
-    }
+    for (const t of c.touched()) touched.push({ collection: c.name, ...t });
   }
-  return sorted(changes);
+  // One entry per collection and id, so the kind never decides the order.
+  touched.sort((a, b) => cmp(a.collection, b.collection) || idCmp(a.id, b.id));
+  for (const t of touched) {
+    const ch = change(t.collection, t.id, t.before, t.after);
+    if (ch) yield ch;
+  }
+}
+
+/** Every change of an episode from its seed, sorted as `diffState` sorts them: O(changes), not O(seed). */
+export function diffEpisode(state: EpisodeState): StateChange[] {
+  return [...episodeChanges(state)];
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import type { Model } from "../../model/model-schema.js";
+import { diffEpisode } from "./diff-state.js";
+import { EpisodeState, sharedSeed } from "./episode-state.js";
+import { buildStateText, diffJson, stateJson } from "./state-json.js";
+
+const text = (pieces: Iterable<string | Uint8Array>) =>
+  [...pieces].map((p) => (typeof p === "string" ? p : Buffer.from(p).toString("utf8"))).join("");
+
+describe("stateJson", () => {
+  const model = {
+    collections: [
+      { name: "boards", id_field: "key" },
+      { name: "cards", id_field: "id" },
+      { name: "tags", id_field: "id" },
+    ],
+  } as unknown as Model;
+  const seed = {
+    collections: {
+      cards: Array.from({ length: 7 }, (_, i) => ({ id: i + 1, title: `Card ${i + 1} é` })),
+      boards: [{ key: "A" }, { key: "B" }],
+    },
+  };
+
+  it("is exactly JSON.stringify of the state, with the seed's text built in steps", () => {
+    const state = EpisodeState.of(sharedSeed(seed), model);
+    let steps = 0;
+    while (!buildStateText(state, 2)) steps++;
+    expect(steps).toBeGreaterThan(2);
+    expect(text(stateJson(state))).toBe(JSON.stringify(state.toSeedState()));
+    const cards = state.collection("cards");
+    cards.delete("1");
+    cards.put("4", { id: 4, title: "Changed" });
+    cards.delete("7");
+    cards.append({ id: 8, title: "New" });
+    state.collection("boards").delete("A");
+    state.collection("boards").delete("B");
+    state.collection("tags").append({ id: "t", name: "urgent" });
+    const json = text(stateJson(state));
+    expect(json).toBe(JSON.stringify(state.toSeedState()));
+    expect(Object.keys(JSON.parse(json).collections)).toEqual(["cards", "boards", "tags"]);
+    expect(JSON.parse(json).collections.boards).toEqual([]);
+  });
+
+  it("diffJson is the JSON of the diff", () => {
+    const state = EpisodeState.of(sharedSeed(seed), model);
+    state.collection("cards").put("2", { id: 2, title: "Other" });
+    const changes = diffEpisode(state);
+    expect(JSON.parse(text(diffJson("e", changes)))).toEqual({ id: "e", changes });
+  });
+});
