@@ -66,7 +66,14 @@ describe("apptwin serve", () => {
     expect(endpoints.mcp).toBe(`${endpoints.url}/mcp`);
     expect(endpoints.control).toBe(`${endpoints.url}/__apptwin/`);
     const health = await (await fetch(`${endpoints.url}/__apptwin/health`)).json();
-    expect(health).toEqual({ status: "ok", name: "items", episodes: 1, sessions: 0 });
+    expect(health).toEqual({
+      status: "ok",
+      name: "items",
+      episodes: 1,
+      max_episodes: 2,
+      sessions: 0,
+      evictions: { count: 0, last: null },
+    });
     const made = async (id: string) =>
       (await fetch(`${endpoints.control}episodes`, { method: "POST", body: JSON.stringify({ id }) })).status;
     expect([await made("run-1"), await made("run-2")]).toEqual([201, 201]); // --max-episodes 2: run-1 evicted
