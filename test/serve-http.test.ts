@@ -223,6 +223,18 @@ describe("HTTP twin", () => {
     expect(res.json.assets).toEqual(["/items", "/leak"]);
   });
 
+  it("answers a list read with a query parameter never learned with an unlearned_query miss, not the whole list", async () => {
+    const res = await call("GET", "/api/items?search=zzz");
+    expect([res.status, res.headers.get("x-apptwin-served-by"), res.json.error]).toEqual([
+      501,
+      "miss",
+      "unlearned_query",
+    ]);
+    expect(res.json.unlearned).toEqual([
+      { param: "search", seen: [], explain: 'the recording never sent "search" to GET /api/items' },
+    ]);
+  });
+
   it("answers a withheld endpoint with 501 and the hint", async () => {
     const res = await call("POST", "/api/items/archive", {});
     expect(res.status).toBe(501);

@@ -116,6 +116,35 @@ describe("twin MCP server (in memory)", () => {
   });
 });
 
+describe("twin MCP server: a query parameter with no learned meaning", () => {
+  it("returns an unlearned_query error result naming it, never the whole list", async () => {
+    // `q` was recorded on get_items (so the tool takes it) and never confirmed as a filter.
+    const base = itemsModel();
+    const withQ = {
+      ...base,
+      endpoints: base.endpoints.map((e) =>
+        e.tool_name === "get_items"
+          ? { ...e, params: [...e.params, { name: "q", in: "query" as const, schema: { type: "string" } }] }
+          : e,
+      ),
+    };
+    const b = twinBundle({ model: withQ, seed: ITEMS_SEED_STATE, tools: toolsFromModel(withQ) });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createTwinMcpServer(b, createEpisode(withQ, ITEMS_SEED_STATE, { episodeId: "q1" })).connect(
+      serverSide,
+    );
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientSide);
+    const res = await client.callTool({ name: "get_items", arguments: { q: "milk" } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({
+      status: 501,
+      body: { error: "unlearned_query", unlearned: [{ param: "q", seen: [] }] },
+    });
+    await client.close();
+  });
+});
+
 describe("twin MCP over Streamable HTTP", () => {
   let twin: TwinServer;
   let base: string;

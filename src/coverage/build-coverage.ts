@@ -5,7 +5,8 @@
  * next thing to do.
  */
 import type { Learned } from "../learn/learn.js";
-import type { WithheldReason } from "../model/model-schema.js";
+import { understoodQueryParams } from "../model/collection-query.js";
+import type { Endpoint, Model, WithheldReason } from "../model/model-schema.js";
 import { unescapePointerToken } from "../util/json-pointer.js";
 import { COVERAGE_SCHEMA_VERSION, type Coverage, type CoverageWarning } from "./coverage-schema.js";
 
@@ -42,20 +43,48 @@ export function pointerToPath(pointer: string): string {
     );
 }
 
+/** The query parameters a state-backed read was sent with and does not understand, with how many recorded requests sent each. */
+function unlearnedQuery(model: Model, e: Endpoint): { param: string; recorded: number; hint: string }[] {
+  const c = e.serving === "state" ? model.collections.find((x) => x.name === e.collection) : undefined;
+  if (!c || (e.kind !== "list" && e.kind !== "item")) return [];
+  const known = e.kind === "list" ? understoodQueryParams(c) : new Set<string>();
+  const replays = model.replays.filter((r) => r.tool_name === e.tool_name);
+  return e.params
+    .filter((p) => p.in === "query" && !known.has(p.name))
+    .map((p) => ({
+      param: p.name,
+      recorded: replays.filter((r) => {
+        const at = r.path_and_query.indexOf("?");
+        return at >= 0 && new URLSearchParams(r.path_and_query.slice(at + 1)).has(p.name);
+      }).length,
+    }))
+    .map((u) => ({
+      ...u,
+      hint:
+        u.recorded > 0
+          ? `the ${u.recorded} recorded request${u.recorded === 1 ? "" : "s"} with "${u.param}" ${u.recorded === 1 ? "replays" : "replay"} as recorded; no hypothesis (filter, search, sort, page, projection, no effect) held against the state at every one of them, so any other value is an unlearned_query miss`
+          : `"${u.param}" was sent only on reads the twin answers otherwise; any other request with it is an unlearned_query miss`,
+    }));
+}
+
 /** The coverage report of a learned model. */
 export function buildCoverage(learned: Learned): Coverage {
   const { model, seed } = learned;
   const reads = model.endpoints
     .filter((e) => e.serving !== "withheld" && (e.method === "GET" || e.method === "HEAD"))
-    .map((e) => ({
-      tool_name: e.tool_name,
-      method: e.method,
-      template: e.template,
-      serving: e.serving as "state" | "replay",
-      collection: e.collection,
-      observations: e.observations,
-      explain: e.explain,
-    }));
+    .map((e) => {
+      const unlearned = unlearnedQuery(model, e);
+      return {
+        tool_name: e.tool_name,
+        method: e.method,
+        template: e.template,
+        serving: e.serving as "state" | "replay",
+        collection: e.collection,
+        observations: e.observations,
+        explain: e.explain,
+        ...(unlearned.length > 0 ? { unlearned_query: unlearned } : {}),
+      };
+    });
   const writes = model.endpoints.filter((e) => e.method !== "GET" && e.method !== "HEAD");
   const served = writes
     .filter((e) => e.serving === "state")

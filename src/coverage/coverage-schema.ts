@@ -27,6 +27,14 @@ export const CoverageReadSchema = z.strictObject({
   collection: z.string().nullable(),
   observations: z.number().int().nonnegative(),
   explain: z.string(),
+  /**
+   * Query parameters the recording sent to this state-backed read without a confirmed meaning: only their exact
+   * recorded requests replay; any other value gets an `unlearned_query` miss. Absent when there are none (so
+   * older reports read).
+   */
+  unlearned_query: z
+    .array(z.strictObject({ param: z.string(), recorded: z.number().int().nonnegative(), hint: z.string() }))
+    .optional(),
 });
 
 export const CoverageWriteSchema = z.strictObject({

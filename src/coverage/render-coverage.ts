@@ -37,6 +37,13 @@ export function renderCoverage(c: Coverage): string {
     lines.push("", "Withheld:");
     for (const w of c.writes.withheld) lines.push(`  ${w.tool_name}: ${w.hint}`);
   }
+  const unlearned = c.reads.flatMap((r) =>
+    (r.unlearned_query ?? []).map((u) => ({ tool: r.tool_name, ...u })),
+  );
+  if (unlearned.length > 0) {
+    lines.push("", "Query parameters with no learned meaning:");
+    for (const u of unlearned) lines.push(`  ${u.tool} ${u.param} (${u.recorded} recorded): ${u.hint}`);
+  }
   if ((c.validations ?? []).length > 0) {
     lines.push("", "Validations answered as recorded:");
     for (const v of c.validations!) lines.push(`  ${v.tool_name}: ${v.explain}`);

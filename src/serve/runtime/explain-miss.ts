@@ -58,3 +58,60 @@ export function explainWithheld(endpoint: Endpoint): TwinResponse {
     rule: endpoint.tool_name,
   };
 }
+
+/** The values a query parameter had in the recorded requests (`GET /a?x=1`), in order, without repeats. */
+function seenValues(recorded: string[], name: string): string[] {
+  const out: string[] = [];
+  for (const r of recorded) {
+    const at = r.indexOf("?");
+    if (at < 0) continue;
+    for (const [k, v] of new URLSearchParams(r.slice(at + 1)))
+      if (k === name && !out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+/**
+ * The miss for a state-backed read whose query holds parameters learning never confirmed a meaning for, when
+ * the exact request was not recorded: answering the whole list (or the bare item) would pass a guess off as the
+ * app's answer, so the twin names the parameters, what the recording showed of them, and what would teach them.
+ */
+export function explainUnlearnedQuery(
+  req: TwinRequest,
+  endpoint: Endpoint,
+  params: string[],
+  recorded: string[],
+): TwinResponse {
+  const query = new URLSearchParams(req.query).toString();
+  const asked = `${req.method.toUpperCase()} ${req.path}${query === "" ? "" : `?${query}`}`;
+  const names = params.map((p) => JSON.stringify(p)).join(", ");
+  const unlearned = params.map((name) => {
+    const seen = seenValues(recorded, name);
+    return {
+      param: name,
+      seen,
+      explain:
+        seen.length === 0
+          ? `the recording never sent "${name}" to ${endpoint.method} ${endpoint.template}`
+          : `the recording sent "${name}" (${seen.map((v) => JSON.stringify(v)).join(", ")}) but no hypothesis (filter, search, sort, page, projection, no effect) held against the state at every such read`,
+    };
+  });
+  return {
+    status: 501,
+    headers: { "content-type": "application/json" },
+    body: {
+      kind: "json",
+      value: {
+        error: "unlearned_query",
+        message: `${asked} holds query parameter${params.length === 1 ? "" : "s"} ${names} whose meaning the recording never confirmed, and this exact request was not recorded; apptwin does not guess an answer.`,
+        request: asked,
+        route: `${endpoint.method} ${endpoint.template}`,
+        unlearned,
+        hint: `Record reads of ${endpoint.method} ${endpoint.template} with ${names} (several values, at least one that leaves something out), after a read of it without them, so learning can confirm the meaning against the state; then rebuild the bundle.`,
+        recorded,
+      },
+    },
+    served_by: "miss",
+    rule: endpoint.tool_name,
+  };
+}

@@ -445,3 +445,90 @@ describe("a sign-in keyed by who signs in (responses with a match)", () => {
     ]);
   });
 });
+
+describe("a state-backed read with a query parameter learning never confirmed", () => {
+  const base = itemsModel();
+  // `q` was recorded once (`?q=milk`) and never confirmed as a filter: its one answer is replayed.
+  const model = {
+    ...base,
+    endpoints: base.endpoints.map((e) =>
+      e.tool_name === "get_items"
+        ? { ...e, params: [...e.params, { name: "q", in: "query" as const, schema: { type: "string" } }] }
+        : e,
+    ),
+    replays: [
+      ...base.replays,
+      {
+        method: "GET",
+        path_and_query: "/api/items?q=milk",
+        tool_name: "get_items",
+        responses: [
+          {
+            status: 200,
+            headers: { "content-type": "application/json" },
+            body: { encoding: "json" as const, value: { data: [], total: 0 } },
+          },
+        ],
+      },
+    ],
+  };
+
+  it("replays the exact recorded request", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const hit = handleRequest(model, ep, req("GET", "/api/items", { query: [["q", "milk"]] }));
+    expect([hit.status, hit.served_by, hit.body]).toEqual([
+      200,
+      "replay",
+      { kind: "json", value: { data: [], total: 0 } },
+    ]);
+  });
+
+  it("answers anything else with an unlearned_query miss naming the parameter, never the whole list", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const miss = handleRequest(
+      model,
+      ep,
+      req("GET", "/api/items", {
+        query: [
+          ["q", "eggs"],
+          ["done", "true"],
+        ],
+      }),
+    );
+    expect([miss.status, miss.served_by, miss.rule]).toEqual([501, "miss", "get_items"]);
+    expect(miss.body).toEqual(
+      json({
+        error: "unlearned_query",
+        message:
+          'GET /api/items?q=eggs&done=true holds query parameter "q" whose meaning the recording never confirmed, and this exact request was not recorded; apptwin does not guess an answer.',
+        request: "GET /api/items?q=eggs&done=true",
+        route: "GET /api/items",
+        unlearned: [
+          {
+            param: "q",
+            seen: ["milk"],
+            explain:
+              'the recording sent "q" ("milk") but no hypothesis (filter, search, sort, page, projection, no effect) held against the state at every such read',
+          },
+        ],
+        hint: 'Record reads of GET /api/items with "q" (several values, at least one that leaves something out), after a read of it without them, so learning can confirm the meaning against the state; then rebuild the bundle.',
+        recorded: ["GET /api/items?q=milk"],
+      }),
+    );
+    const never = handleRequest(model, ep, req("GET", "/api/items", { query: [["search", "zzz"]] }));
+    expect([never.status, (never.body as { value: { unlearned: unknown } }).value.unlearned]).toEqual([
+      501,
+      [{ param: "search", seen: [], explain: 'the recording never sent "search" to GET /api/items' }],
+    ]);
+  });
+
+  it("explains an item read with a query too, instead of answering the bare item", () => {
+    const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
+    const miss = handleRequest(model, ep, req("GET", "/api/items/3", { query: [["expand", "owner"]] }));
+    expect([miss.status, miss.served_by, (miss.body as { value: { error: string } }).value.error]).toEqual([
+      501,
+      "miss",
+      "unlearned_query",
+    ]);
+  });
+});

@@ -5,10 +5,11 @@
  * (withheld: 501, no route: 404).
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
+import { understoodQueryParams } from "../../model/collection-query.js";
 import type { Collection, Model } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
 import { itemRead, listRead } from "./collection-read.js";
-import { explainMiss, explainWithheld } from "./explain-miss.js";
+import { explainMiss, explainUnlearnedQuery, explainWithheld } from "./explain-miss.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
@@ -26,13 +27,6 @@ function collectionOf(model: Model, name: string | null): Collection | undefined
   return index.get(name);
 }
 
-/** Query parameters a state-backed list read understands (filters and pagination). */
-function understood(c: Collection): Set<string> {
-  const names = new Set(c.filters.map((f) => f.param));
-  if (c.pagination) names.add(c.pagination.limit_param).add(c.pagination.offset_param);
-  return names;
-}
-
 function serveFromState(
   model: Model,
   episode: Episode,
@@ -43,17 +37,20 @@ function serveFromState(
   const c = collectionOf(model, ep.collection);
   if (!c) return null;
   const list = episode.state.collection(c.name);
-  if (ep.kind === "list") {
-    // A query the collection does not understand is answered as recorded when it was recorded.
-    const known = understood(c);
-    if (req.query.some(([k]) => !known.has(k))) {
+  if (ep.kind === "list" || ep.kind === "item") {
+    // A query the collection does not understand is answered as recorded when it was recorded, else explained:
+    // the whole list (or the bare item) would not be the app's answer to it.
+    const known = ep.kind === "list" ? understoodQueryParams(c) : new Set<string>();
+    const unknown = [...new Set(req.query.map(([k]) => k).filter((k) => !known.has(k)))];
+    if (unknown.length > 0) {
       const hit = findReplay(model, req);
-      if (hit) return answerReplay(episode, hit.key, hit.replay, req);
+      return hit
+        ? answerReplay(episode, hit.key, hit.replay, req)
+        : explainUnlearnedQuery(req, ep, unknown, replayVariants(model, ep.tool_name));
     }
-    return listRead(c, list, m.params, req.query, ep.tool_name);
-  }
-  if (ep.kind === "item") {
-    return itemRead(c, list, m.params, m.route.params[m.route.params.length - 1] ?? "", ep.tool_name);
+    return ep.kind === "list"
+      ? listRead(c, list, m.params, req.query, ep.tool_name)
+      : itemRead(c, list, m.params, m.route.params[m.route.params.length - 1] ?? "", ep.tool_name);
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;

@@ -41,7 +41,8 @@ export function routeTable(model: Model): Route[] {
         const params: string[] = [];
         const segments = raw.map((seg) => {
           const m = PARAM.exec(seg);
-          if (!m) return seg;
+          // A template holds its literals percent-encoded (`api%3A%3Aarticle.article`); requests are compared decoded.
+          if (!m) return safeDecode(seg);
           params.push(m[1]!);
           return null;
         });

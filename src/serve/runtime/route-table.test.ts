@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { itemsModel } from "../../../test/fixtures/models/items-twin.js";
+import { endpoint } from "../../../test/fixtures/models/model-builders.js";
+import { matchRoute, nearestRoute } from "./route-table.js";
+
+describe("matchRoute", () => {
+  // Learning keeps a literal with a reserved character percent-encoded in the template (renderTemplate).
+  const model = {
+    ...itemsModel(),
+    endpoints: [
+      endpoint({
+        tool_name: "get_content_manager_collection_types_api_article_article",
+        method: "GET",
+        template: "/content-manager/collection-types/api%3A%3Aarticle.article",
+        kind: "other",
+        collection: null,
+        serving: "replay",
+      }),
+      endpoint({
+        tool_name: "get_content_manager_collection_types_api_article_article_by_id",
+        method: "GET",
+        template: "/content-manager/collection-types/api%3A%3Aarticle.article/{id}",
+        kind: "other",
+        collection: null,
+        serving: "replay",
+      }),
+    ],
+  };
+
+  it("matches a literal segment holding a reserved character, sent plain or percent-encoded", () => {
+    for (const path of [
+      "/content-manager/collection-types/api::article.article",
+      "/content-manager/collection-types/api%3A%3Aarticle.article",
+      "/content-manager/collection-types/api%3a%3aarticle.article",
+    ])
+      expect(matchRoute(model, "GET", path)?.route.endpoint.tool_name).toBe(
+        "get_content_manager_collection_types_api_article_article",
+      );
+    expect(
+      matchRoute(model, "GET", "/content-manager/collection-types/api::article.article/7")?.params,
+    ).toEqual({
+      id: "7",
+    });
+  });
+
+  it("does not match another literal, and names the encoded route as the nearest", () => {
+    expect(matchRoute(model, "GET", "/content-manager/collection-types/api::page.page")).toBeNull();
+    expect(nearestRoute(model, "GET", "/content-manager/collection-types/api::page.page")?.label).toBe(
+      "GET /content-manager/collection-types/api%3A%3Aarticle.article",
+    );
+  });
+});
