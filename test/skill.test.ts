@@ -48,6 +48,17 @@ describe("docs/skill", () => {
       const v = validateScenarioText(text, `${name}.scenario.json`);
       expect(v.issues).toEqual([]);
       expect(v.scenario!.steps.every((s) => s.timeout_ms !== undefined)).toBe(true);
+      // Every change of a created entity takes its id from the create's answer, as the skill says.
+      const raw = JSON.parse(text) as { steps: { step_id: string; method?: string; params?: unknown }[] };
+      const posts = new Set(raw.steps.filter((s) => s.method === "POST").map((s) => s.step_id));
+      const changes = raw.steps.filter(
+        (s) => s.method === "PUT" || s.method === "PATCH" || s.method === "DELETE",
+      );
+      expect(changes.length).toBeGreaterThan(0);
+      for (const c of changes)
+        expect(posts.has((c.params as { id?: { response?: string } })?.id?.response ?? ""), c.step_id).toBe(
+          true,
+        );
     });
   }
 
