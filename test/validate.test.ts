@@ -18,6 +18,10 @@ const run = (...args: string[]) =>
 const DECLARE = 'declare a secret in "secrets" and reference it as { "secret": "<id>" }';
 /** One mistake per file, and the one message each must print. */
 const EXPECTED: Record<string, string> = {
+  "inline-otp-field.json": `inline-otp-field.json: steps[1].json.otp is a literal value under the credential-named key "otp"; ${DECLARE}`,
+  "inline-pwd-field.json": `inline-pwd-field.json: steps[1].json.pwd is a literal value under the credential-named key "pwd"; ${DECLARE}`,
+  "inline-session-header.json": `inline-session-header.json: steps[3].headers.x-session-id is a literal value for the credential-named header "x-session-id"; ${DECLARE}`,
+  "inline-sid-query.json": `inline-sid-query.json: steps[3].query[0].value is a literal value for the credential-named query field "sid"; ${DECLARE}`,
   "bearer-literal.json": `bearer-literal.json: steps[6].headers.authorization holds an inline credential (a "Bearer …" value); ${DECLARE}`,
   "crlf-in-header-value.json":
     "crlf-in-header-value.json: steps[6].headers.x-note holds a CR, LF or NUL character; a header value is one line",

@@ -8,8 +8,8 @@
  */
 
 import { fieldMarker } from "../evidence/body-fields.js";
-import { isCredentialName } from "../evidence/credential-name.js";
 import type { Value } from "../scenario/scenario-schema.js";
+import { isCredentialName } from "../util/credential-name.js";
 import { answerHeader, answerScalar, type StepAnswer } from "./step-answers.js";
 import { StepFailure, ValueMissing } from "./step-failure.js";
 

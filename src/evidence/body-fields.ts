@@ -4,7 +4,7 @@
  * rewrite works on the text, token by token, so everything but the replaced
  * strings keeps its exact bytes (number formats, spacing, key order).
  */
-import { isCredentialName } from "./credential-name.js";
+import { isCredentialName } from "../util/credential-name.js";
 
 /** One credential-named field with a string value. */
 export interface CredentialField {

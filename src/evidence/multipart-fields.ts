@@ -5,8 +5,9 @@
  * media type is kept without its parameters. Works on text or on latin1 of
  * the raw bytes alike: only the values of named, non-file parts are touched.
  */
+
+import { isCredentialName } from "../util/credential-name.js";
 import { type CredentialField, fieldMarker } from "./body-fields.js";
-import { isCredentialName } from "./credential-name.js";
 
 /** True for a multipart form media type. */
 export function isMultipartMime(mime: string | null | undefined): boolean {

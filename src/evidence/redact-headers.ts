@@ -5,8 +5,8 @@
  * the same token sent later in, say, `x-csrf-token` is redacted too.
  */
 
+import { isCredentialName } from "../util/credential-name.js";
 import { safeDecode } from "../util/safe-decode.js";
-import { isCredentialName } from "./credential-name.js";
 import type { Header } from "./evidence-schema.js";
 import type { RedactContext } from "./redact-context.js";
 

@@ -2,7 +2,7 @@
 import { documentIssue, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
 import type { WrittenDocument } from "../errors/zod-issues.js";
-import { isCredentialName } from "./inline-credentials.js";
+import { credentialNameKind } from "../util/credential-name.js";
 
 /** Makes one issue; the message reads `file: path <text>` (`file: the scenario <text>` at the top). */
 export function makeIssue(file: string, code: string, path: readonly PathSegment[], text: string): Issue {
@@ -25,7 +25,7 @@ export function writtenScenario(
     at,
     conceals: (path) => {
       const key = path.findLast((seg) => typeof seg === "string");
-      return typeof key === "string" && isCredentialName(key);
+      return typeof key === "string" && credentialNameKind(key) !== "none";
     },
   };
 }

@@ -140,3 +140,45 @@ describe("inline credentials", () => {
     expect(Date.now() - t0).toBeLessThan(500);
   });
 });
+
+describe("inline credentials: the one rule redaction follows", () => {
+  const request = (over: Record<string, unknown>) => [
+    { step_id: "r", action: "request", method: "POST", path: "/api", ...over },
+  ];
+  const paths = (steps: unknown[]) => findInlineCredentials("f.json", steps).map((i) => i.path);
+
+  it("refuses the names redaction hides: pwd, otp, sid, x-session-id", () => {
+    expect(paths(request({ json: { pwd: "hunter2hunter2", otp: "123456", sid: "s-1" } }))).toEqual([
+      "steps[0].json.pwd",
+      "steps[0].json.otp",
+      "steps[0].json.sid",
+    ]);
+    expect(paths(request({ headers: { "x-session-id": "abc" } }))).toEqual(["steps[0].headers.x-session-id"]);
+    expect(
+      paths(request({ query: [{ name: "sid", value: "1" }], form: [{ name: "otp", value: "2" }] })),
+    ).toEqual(["steps[0].query[0].value", "steps[0].form[0].value"]);
+  });
+
+  it("lets a name that only describes a credential hold what cannot be one, and refuses what could", () => {
+    expect(
+      paths(
+        request({
+          json: {
+            token_type: "bearer",
+            password_hint: "my first dog",
+            tokens_used: 12,
+            token_url: "https://example.test/oauth/token",
+          },
+        }),
+      ),
+    ).toEqual([]);
+    expect(paths(request({ json: { token_type: "x8Kq2mZ9pL" } }))).toEqual(["steps[0].json.token_type"]);
+    expect(
+      paths([{ step_id: "f", action: "fill", target: "label=Password hint", value: "my first dog" }]),
+    ).toEqual([]);
+  });
+
+  it("reads a $value reference under a credential name as a reference, not a literal", () => {
+    expect(paths(request({ json: { csrf_token: { $value: { cookie: "csrftoken" } } } }))).toEqual([]);
+  });
+});

@@ -2,20 +2,29 @@
  * Inline credentials are refused: a literal under a credential-named key
  * (header, query or form name, JSON key at any depth and any string or number below it, a fill target such as
  * `label=Password`) or a value shaped like a credential anywhere in the steps.
+ * Names follow the one rule redaction follows (util/credential-name.ts); a
+ * name that only describes a credential (`token_type`, `password_hint`) refuses
+ * only a literal that could be one (`"token_type": "bearer"` passes).
  * The message says to declare a secret and reference it.
  */
 import { formatPath, isRecord, type PathSegment } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
+import { credentialNameKind, isCredentialName } from "../util/credential-name.js";
+import { couldBeCredential } from "../util/credential-value.js";
 import { credentialShape } from "./credential-shape.js";
 import { makeIssue } from "./document-issue.js";
 import { isJsonReference } from "./value-positions.js";
 
-const CREDENTIAL_WORD = /password|passwd|secret|token|apikey|authorization|cookie|credential|bearer/;
 const DECLARE = 'declare a secret in "secrets" and reference it as { "secret": "<id>" }';
 
-/** True when a key or label names a credential (password, token, api key, cookie, …). */
-export function isCredentialName(name: string): boolean {
-  return CREDENTIAL_WORD.test(name.toLowerCase().replace(/[^a-z0-9]/g, ""));
+/** True when a key or label names a credential (password, token, api key, cookie, session, otp, …). */
+export { isCredentialName };
+
+/** True when a literal under this name must be a declared secret instead. */
+function refusedLiteral(name: string, value: unknown): boolean {
+  const kind = credentialNameKind(name);
+  if (kind === "none" || typeof value !== "string" || value === "") return false;
+  return kind === "credential" || couldBeCredential(value);
 }
 
 function walkStrings(v: unknown, at: PathSegment[], visit: (s: string, at: PathSegment[]) => void): void {
@@ -61,13 +70,13 @@ function namesQuantity(key: string): boolean {
 function walkLiterals(
   v: unknown,
   at: PathSegment[],
-  visit: (at: PathSegment[]) => void,
+  visit: (at: PathSegment[], value: string | number) => void,
   numbers: boolean,
 ): void {
   if (typeof v === "string") {
-    if (v !== "") visit(at);
+    if (v !== "") visit(at, v);
   } else if (typeof v === "number") {
-    if (numbers) visit(at);
+    if (numbers) visit(at, v);
   } else if (Array.isArray(v))
     v.forEach((x, i) => {
       walkLiterals(x, [...at, i], visit, numbers);
@@ -113,14 +122,14 @@ export function findInlineCredentials(file: string, steps: readonly unknown[]): 
     }
     const target = step["target"];
     if ((step["action"] === "fill" || step["action"] === "select") && literal(step["value"])) {
-      if (typeof target === "string" && isCredentialName(target.replace(/^[a-z]+=/, ""))) {
+      if (typeof target === "string" && refusedLiteral(target.replace(/^[a-z]+=/, ""), step["value"])) {
         add([...at, "value"], `is a literal value for the credential-named target ${JSON.stringify(target)}`);
       }
     }
     if (step["action"] === "navigate" && typeof step["path"] === "string" && step["path"].includes("?")) {
       const query = step["path"].slice(step["path"].indexOf("?") + 1).split("#")[0] ?? "";
       for (const [name, value] of new URLSearchParams(query)) {
-        if (value !== "" && isCredentialName(name)) {
+        if (refusedLiteral(name, value)) {
           add(
             [...at, "path"],
             `carries a literal value in the credential-named query parameter ${JSON.stringify(name)}`,
@@ -131,7 +140,7 @@ export function findInlineCredentials(file: string, steps: readonly unknown[]): 
     if (step["action"] !== "request") return;
     if (isRecord(step["headers"])) {
       for (const [name, v] of Object.entries(step["headers"])) {
-        if (literal(v) && isCredentialName(name)) {
+        if (refusedLiteral(name, v)) {
           add(
             [...at, "headers", name],
             `is a literal value for the credential-named header ${JSON.stringify(name)}`,
@@ -143,12 +152,7 @@ export function findInlineCredentials(file: string, steps: readonly unknown[]): 
       const entries = step[list];
       if (!Array.isArray(entries)) continue;
       entries.forEach((e, j) => {
-        if (
-          isRecord(e) &&
-          typeof e["name"] === "string" &&
-          literal(e["value"]) &&
-          isCredentialName(e["name"])
-        ) {
+        if (isRecord(e) && typeof e["name"] === "string" && refusedLiteral(e["name"], e["value"])) {
           add(
             [...at, list, j, "value"],
             `is a literal value for the credential-named ${list} field ${JSON.stringify(e["name"])}`,
@@ -159,11 +163,15 @@ export function findInlineCredentials(file: string, steps: readonly unknown[]): 
     // Everything under a credential-named key counts: `{"tokens": ["…"]}`, `{"credentials": {"pass": "…"}}`,
     // numbers too (`"password": 123456`) unless the key names an amount (`max_tokens: 100`).
     walkJsonKeys(step["json"], [...at, "json"], (key, v, p) => {
-      if (!isCredentialName(key)) return;
+      const kind = credentialNameKind(key);
+      if (kind === "none") return;
       walkLiterals(
         v,
         p,
-        (lp) => add(lp, `is a literal value under the credential-named key ${JSON.stringify(key)}`),
+        (lp, value) => {
+          if (kind === "credential" || couldBeCredential(value))
+            add(lp, `is a literal value under the credential-named key ${JSON.stringify(key)}`);
+        },
         !namesQuantity(key),
       );
     });
