@@ -7,9 +7,10 @@
  * chained id or any other non-credential is kept, since learning needs it.
  */
 
-import { fieldMarker } from "../evidence/body-fields.js";
+import { credentialField, fieldMarker } from "../evidence/body-fields.js";
 import type { Value } from "../scenario/scenario-schema.js";
 import { isCredentialName } from "../util/credential-name.js";
+import { couldBeCredential } from "../util/credential-value.js";
 import { answerHeader, answerScalar, type StepAnswer } from "./step-answers.js";
 import { StepFailure, ValueMissing } from "./step-failure.js";
 
@@ -88,15 +89,19 @@ function lastKey(pointer: string): string | undefined {
   return undefined;
 }
 
-/** The marker a chained value gets when it is a credential (taken from a field or header redaction hides), else null. */
+/**
+ * The marker a chained value gets when it is a credential — taken from a field
+ * or a header that redaction hides in the answer (the same rule, so the value
+ * and its source share a marker) — else null: an id is kept.
+ */
 function chainedCredential(value: string, ref: { pointer: string } | { header: string }): string | null {
-  if (value.length < 8) return null;
   if ("pointer" in ref) {
     const key = lastKey(ref.pointer);
-    return key !== undefined && isCredentialName(key) ? fieldMarker(key) : null;
+    return key !== undefined && credentialField(key, value, "answered") ? fieldMarker(key) : null;
   }
   const name = ref.header.toLowerCase();
-  return CREDENTIAL_HEADERS.has(name) || isCredentialName(name) ? `[REDACTED:header:${name}]` : null;
+  const credential = CREDENTIAL_HEADERS.has(name) || isCredentialName(name);
+  return credential && couldBeCredential(value) ? `[REDACTED:header:${name}]` : null;
 }
 
 function done(

@@ -39,6 +39,15 @@ describe("answerScalar", () => {
     expect(() => answerScalar(answer({ id: null }), "c", "/id")).toThrow("holds null at /id");
   });
 
+  it('reads the whole of a plain-text answer at the pointer ""', () => {
+    const nonce = {
+      status: 200,
+      headers: [["content-type", "text/html; charset=UTF-8"]] as [string, string][],
+      body: "a1b2c3d4e5\n",
+    };
+    expect(answerScalar(nonce, "nonce", "")).toEqual({ json: "a1b2c3d4e5", text: "a1b2c3d4e5" });
+  });
+
   it("refuses an answer that is empty or not JSON", () => {
     expect(() => answerScalar({ status: 204, headers: [], body: null }, "delete", "/id")).toThrow(
       'the answer of step "delete" (204) has no body to read /id from',

@@ -1,6 +1,7 @@
 /**
  * The answers of earlier request steps that later steps read values from
  * (`{ "response": step_id, "pointer" | "header" }`), and reading them. A value
+ * `""` is the whole answer, a plain-text one too (trimmed). A value
  * that is not there fails the step with what the answer held at the nearest
  * pointer that exists — described by its shape (keys, length, type), never
  * by its content, since an answer may hold credentials.
@@ -53,6 +54,8 @@ export function answerScalar(answer: StepAnswer, stepId: string, pointer: string
   try {
     value = JSON.parse(answer.body);
   } catch {
+    // The whole of a plain-text answer (a nonce, an id) is its own value.
+    if (pointer === "") return { json: answer.body.trim(), text: answer.body.trim() };
     const type = answer.headers.find(([n]) => n === "content-type")?.[1] ?? "no content-type";
     throw new ValueMissing(
       `${of} (${answer.status}, ${type}) is not JSON, so ${pointer || '""'} cannot apply`,

@@ -3,13 +3,29 @@
  * them (to learn their values) and replacing their values in place. The JSON
  * rewrite works on the text, token by token, so everything but the replaced
  * strings keeps its exact bytes (number formats, spacing, key order).
+ * Whether a field holds a credential is `credentialField`: what a client sent
+ * under a credential name always does (a password may be any text); what a
+ * server answered only when it could be one (a locale's "Password" is a label).
  */
-import { isCredentialName } from "../util/credential-name.js";
+import { credentialNameKind } from "../util/credential-name.js";
+import { couldBeCredential } from "../util/credential-value.js";
+import type { Provenance } from "./redact-context.js";
 
 /** One credential-named field with a string value. */
 export interface CredentialField {
   name: string;
   value: string;
+}
+
+/**
+ * True when a field's value is a credential: a non-empty string under a
+ * credential name that a client sent, or under a credential (or describing)
+ * name when it could be a credential.
+ */
+export function credentialField(name: string, value: unknown, from: Provenance): value is string {
+  const kind = credentialNameKind(name);
+  if (kind === "none" || typeof value !== "string" || value === "") return false;
+  return (from === "sent" && kind === "credential") || couldBeCredential(value);
 }
 
 /** The marker a credential-named field's value becomes. */
@@ -36,15 +52,15 @@ export function tryParseJson(text: string): unknown {
   }
 }
 
-/** Every credential-named field with a string value in a parsed JSON value, depth first. */
-export function jsonCredentialFields(value: unknown): CredentialField[] {
+/** Every credential field in a parsed JSON value, depth first. */
+export function jsonCredentialFields(value: unknown, from: Provenance): CredentialField[] {
   const out: CredentialField[] = [];
   const walk = (v: unknown): void => {
     if (Array.isArray(v)) {
       for (const item of v) walk(item);
     } else if (v !== null && typeof v === "object") {
       for (const [name, child] of Object.entries(v as Record<string, unknown>)) {
-        if (typeof child === "string" && isCredentialName(name)) out.push({ name, value: child });
+        if (credentialField(name, child, from)) out.push({ name, value: child });
         else walk(child);
       }
     }
@@ -63,11 +79,15 @@ function charAt(text: string, i: number, step: 1 | -1): string | undefined {
 }
 
 /**
- * Rewrites valid JSON text so the string value of every credential-named key
+ * Rewrites valid JSON text so the string value of every credential field
  * becomes that key's marker. In valid JSON every `"` outside a string starts
  * a string, so a string-literal scan is a faithful tokenizer.
  */
-export function redactJsonFields(text: string, onReplace: (marker: string) => void): string {
+export function redactJsonFields(
+  text: string,
+  onReplace: (marker: string) => void,
+  from: Provenance,
+): string {
   let lastKey: string | null = null;
   return text.replace(JSON_STRING, (literal, offset: number) => {
     const after = charAt(text, offset + literal.length, 1);
@@ -76,7 +96,7 @@ export function redactJsonFields(text: string, onReplace: (marker: string) => vo
       return literal;
     }
     const before = charAt(text, offset - 1, -1);
-    if (before === ":" && lastKey !== null && isCredentialName(lastKey)) {
+    if (before === ":" && lastKey !== null && credentialField(lastKey, JSON.parse(literal), from)) {
       const marker = fieldMarker(lastKey);
       if (literal === JSON.stringify(marker)) return literal;
       onReplace(marker);
@@ -109,27 +129,32 @@ function decodeFormPart(part: string): string {
   }
 }
 
-/** Every credential-named pair of a url-encoded form (or query string), values decoded. */
-export function formCredentialFields(text: string): CredentialField[] {
+/** Every credential pair of a url-encoded form (or query string), values decoded. */
+export function formCredentialFields(text: string, from: Provenance): CredentialField[] {
   const out: CredentialField[] = [];
   for (const part of text.split("&")) {
     const eq = part.indexOf("=");
     if (eq < 0) continue;
     const name = decodeFormPart(part.slice(0, eq));
-    if (isCredentialName(name)) out.push({ name, value: decodeFormPart(part.slice(eq + 1)) });
+    const value = decodeFormPart(part.slice(eq + 1));
+    if (credentialField(name, value, from)) out.push({ name, value });
   }
   return out;
 }
 
-/** Rewrites a url-encoded form (or query string) so every credential-named value becomes its marker. */
-export function redactFormFields(text: string, onReplace: (marker: string) => void): string {
+/** Rewrites a url-encoded form (or query string) so every credential value becomes its marker. */
+export function redactFormFields(
+  text: string,
+  onReplace: (marker: string) => void,
+  from: Provenance,
+): string {
   return text
     .split("&")
     .map((part) => {
       const eq = part.indexOf("=");
       if (eq < 0 || eq === part.length - 1) return part;
       const name = decodeFormPart(part.slice(0, eq));
-      if (!isCredentialName(name)) return part;
+      if (!credentialField(name, decodeFormPart(part.slice(eq + 1)), from)) return part;
       const marker = fieldMarker(name);
       if (part.slice(eq + 1) === marker) return part;
       onReplace(marker);

@@ -5,9 +5,8 @@
  * media type is kept without its parameters. Works on text or on latin1 of
  * the raw bytes alike: only the values of named, non-file parts are touched.
  */
-
-import { isCredentialName } from "../util/credential-name.js";
-import { type CredentialField, fieldMarker } from "./body-fields.js";
+import { type CredentialField, credentialField, fieldMarker } from "./body-fields.js";
+import type { Provenance } from "./redact-context.js";
 
 /** True for a multipart form media type. */
 export function isMultipartMime(mime: string | null | undefined): boolean {
@@ -44,21 +43,25 @@ function formParts(text: string): Part[] {
   return parts;
 }
 
-/** Every credential-named field of a multipart body. */
-export function multipartCredentialFields(text: string): CredentialField[] {
+/** Every credential field of a multipart body. */
+export function multipartCredentialFields(text: string, from: Provenance): CredentialField[] {
   return formParts(text)
-    .filter((p) => isCredentialName(p.name))
-    .map((p) => ({ name: p.name, value: text.slice(p.start, p.end) }));
+    .map((p) => ({ name: p.name, value: text.slice(p.start, p.end) }))
+    .filter((f) => credentialField(f.name, f.value, from));
 }
 
-/** Rewrites a multipart body so every credential-named field's value becomes its marker. */
-export function redactMultipartFields(text: string, onReplace: (marker: string) => void): string {
+/** Rewrites a multipart body so every credential field's value becomes its marker. */
+export function redactMultipartFields(
+  text: string,
+  onReplace: (marker: string) => void,
+  from: Provenance,
+): string {
   let out = "";
   let at = 0;
   for (const p of formParts(text)) {
     const value = text.slice(p.start, p.end);
     const marker = fieldMarker(p.name);
-    if (!isCredentialName(p.name) || value === "" || value === marker) continue;
+    if (!credentialField(p.name, value, from) || value === marker) continue;
     onReplace(marker);
     out += text.slice(at, p.start) + marker;
     at = p.end;

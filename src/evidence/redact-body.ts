@@ -17,8 +17,9 @@ import {
   tryParseJson,
 } from "./body-fields.js";
 import type { Body } from "./evidence-schema.js";
+import { isHtml, markupCredentialFields } from "./markup-fields.js";
 import { isMultipartMime, multipartCredentialFields, redactMultipartFields } from "./multipart-fields.js";
-import type { RedactContext } from "./redact-context.js";
+import type { Provenance, RedactContext, RedactScope } from "./redact-context.js";
 
 const TEXT_MIME = /^text\/|[/+](json|xml)\b|javascript|ecmascript|x-www-form-urlencoded|graphql/i;
 
@@ -48,45 +49,60 @@ function decodeTextLike(body: Body): string | null {
   }
 }
 
-/** Learns the values of credential-named fields of a JSON or form body. */
+/** Learns the values of the credential fields of a JSON, form or multipart body; with `markup`, of an HTML page's markup only. */
 export function learnBodyWith(
   body: Body | null,
   mimeType: string | null,
-  learn: (value: string, marker: string) => void,
+  learn: (value: string, marker: string, from: Provenance) => void,
+  from: Provenance,
 ): void {
   if (!body) return;
   const text = body.encoding === "base64" ? decodeTextLike(body) : body.text;
   const mime = mimeType ?? body.mime_type;
+  const each = (fields: { name: string; value: string }[]) => {
+    for (const f of fields) learn(f.value, fieldMarker(f.name), from);
+  };
+  if (from === "markup") {
+    if (text !== null && isHtml(text, mime)) each(markupCredentialFields(text));
+    return;
+  }
   if (text === null) {
     // A multipart upload with binary parts: its form fields are still there, byte for byte.
     if (!isMultipartMime(mime)) return;
-    for (const f of multipartCredentialFields(Buffer.from(body.text, "base64").toString("latin1")))
-      learn(Buffer.from(f.value, "latin1").toString("utf8"), fieldMarker(f.name));
+    for (const f of multipartCredentialFields(Buffer.from(body.text, "base64").toString("latin1"), from))
+      learn(Buffer.from(f.value, "latin1").toString("utf8"), fieldMarker(f.name), from);
   } else if (isJsonMime(mime) || looksLikeJson(text)) {
-    for (const f of jsonCredentialFields(tryParseJson(text))) learn(f.value, fieldMarker(f.name));
+    each(jsonCredentialFields(tryParseJson(text), from));
   } else if (isFormMime(mime)) {
-    for (const f of formCredentialFields(text)) learn(f.value, fieldMarker(f.name));
+    each(formCredentialFields(text, from));
   } else if (isMultipartMime(mime)) {
-    for (const f of multipartCredentialFields(text)) learn(f.value, fieldMarker(f.name));
+    each(multipartCredentialFields(text, from));
   }
 }
 
-/** Redacts a text body by its media type: JSON fields, form fields, then every known value. */
-function redactTextBody(text: string, mime: string | null, ctx: RedactContext): string {
+/** Redacts a text body by its media type: JSON fields, form fields, then every known value of the scope. */
+function redactTextBody(
+  text: string,
+  mime: string | null,
+  ctx: RedactContext,
+  from: Provenance,
+  scope: RedactScope,
+): string {
+  const known = (t: string) => ctx.redactText(t, scope);
   let out = text;
   if ((isJsonMime(mime) || looksLikeJson(text)) && tryParseJson(text) !== undefined) {
-    out = redactJsonStrings(redactJsonFields(text, ctx.count), ctx.redactText);
+    out = redactJsonStrings(redactJsonFields(text, ctx.count, from), known);
   } else if (isFormMime(mime)) {
-    out = redactFormFields(text, ctx.count);
+    out = redactFormFields(text, ctx.count, from);
   } else if (isMultipartMime(mime)) {
-    out = redactMultipartFields(text, ctx.count);
+    out = redactMultipartFields(text, ctx.count, from);
   }
-  return ctx.redactText(out);
+  return known(out);
 }
 
 /** A truncated body may end in the first part of a known value: a tail of 8 or more such characters becomes its marker. */
-function redactTruncatedTail(text: string, ctx: RedactContext): string {
-  for (const [value, marker] of ctx.known()) {
+function redactTruncatedTail(text: string, ctx: RedactContext, scope: RedactScope): string {
+  for (const [value, marker] of ctx.known(scope)) {
     for (let k = value.length - 1; k >= 8; k--) {
       if (text.endsWith(value.slice(0, k))) {
         ctx.count(marker);
@@ -97,20 +113,29 @@ function redactTruncatedTail(text: string, ctx: RedactContext): string {
   return text;
 }
 
-/** Redacts a body; null stays null. Size and truncation flags are kept as recorded. */
-export function redactBodyWith(body: Body | null, ctx: RedactContext): Body | null {
+/**
+ * Redacts a body that was sent (`from`) by the client or answered by the
+ * server, with the known values of `scope`; null stays null. Size and
+ * truncation flags are kept as recorded.
+ */
+export function redactBodyWith(
+  body: Body | null,
+  ctx: RedactContext,
+  from: Provenance,
+  scope: RedactScope,
+): Body | null {
   if (!body) return body;
   if (body.encoding === "utf8") {
-    const text = redactTextBody(body.text, body.mime_type, ctx);
-    return { ...body, text: body.truncated ? redactTruncatedTail(text, ctx) : text };
+    const text = redactTextBody(body.text, body.mime_type, ctx, from, scope);
+    return { ...body, text: body.truncated ? redactTruncatedTail(text, ctx, scope) : text };
   }
   const decoded = decodeTextLike(body);
   if (decoded !== null) {
-    const text = redactTextBody(decoded, body.mime_type, ctx);
+    const text = redactTextBody(decoded, body.mime_type, ctx, from, scope);
     return text === decoded ? body : { ...body, text: Buffer.from(text, "utf8").toString("base64") };
   }
   const latin1 = Buffer.from(body.text, "base64").toString("latin1");
-  const fields = isMultipartMime(body.mime_type) ? redactMultipartFields(latin1, ctx.count) : latin1;
-  const redacted = ctx.redactText(fields);
+  const fields = isMultipartMime(body.mime_type) ? redactMultipartFields(latin1, ctx.count, from) : latin1;
+  const redacted = ctx.redactText(fields, scope);
   return redacted === latin1 ? body : { ...body, text: Buffer.from(redacted, "latin1").toString("base64") };
 }

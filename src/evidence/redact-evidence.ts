@@ -2,8 +2,11 @@
  * Redaction of a whole evidence in two passes: first learn every credential
  * value from every record (a login response's token is learned before the
  * earlier records that may carry it are redacted), then redact every surface:
- * URLs, headers, bodies, failures, step errors and URLs, warnings.
+ * URLs, headers, bodies, failures, step errors and URLs, warnings. An
+ * asset's answered body (a script, a style, a document…) is redacted in the
+ * `assets` scope, so the app's own files are never corrupted.
  */
+import { ASSET_TYPES } from "./asset-types.js";
 import { computeEvidenceId } from "./evidence-id.js";
 import type { Evidence, EvidenceRecord, Redaction, StepResult } from "./evidence-schema.js";
 import type { RedactionKind } from "./redact-context.js";
@@ -33,13 +36,24 @@ export function countMarkers(value: unknown): Redaction[] {
     .map(([marker, { kind, count }]) => ({ marker, kind, count }));
 }
 
+/**
+ * Learns every credential of the records: URLs, headers and bodies first, then
+ * the credentials of answered pages' markup, which only add values not
+ * already known (a CSRF token a cookie taught keeps the cookie's marker).
+ */
+function learnRecords(records: readonly EvidenceRecord[], redactor: Redactor): void {
+  for (const r of records) learnRecord(r, redactor);
+  for (const r of records)
+    if (r.response) redactor.learnFromBody(r.response.body, r.response.body?.mime_type ?? null, "markup");
+}
+
 function learnRecord(r: EvidenceRecord, redactor: Redactor): void {
   redactor.learnFromUrl(r.request.url);
   redactor.learnFromHeaders(r.request.headers);
-  redactor.learnFromBody(r.request.body, r.request.body?.mime_type ?? null);
+  redactor.learnFromBody(r.request.body, r.request.body?.mime_type ?? null, "sent");
   if (r.response) {
     redactor.learnFromHeaders(r.response.headers);
-    redactor.learnFromBody(r.response.body, r.response.body?.mime_type ?? null);
+    redactor.learnFromBody(r.response.body, r.response.body?.mime_type ?? null, "answered");
   }
 }
 
@@ -57,7 +71,10 @@ function redactRecord(r: EvidenceRecord, redactor: Redactor): EvidenceRecord {
       ...r.response,
       status_text: redactor.redactText(r.response.status_text),
       headers: redactor.redactHeaders(r.response.headers),
-      body: redactor.redactBody(r.response.body),
+      body: redactor.redactBody(r.response.body, {
+        from: "answered",
+        scope: ASSET_TYPES.has(r.resource_type) ? "assets" : "all",
+      }),
       redirect_to: nullableUrl(r.response.redirect_to),
     },
     failure: r.failure && { ...r.failure, message: redactor.redactText(r.failure.message) },
@@ -79,7 +96,7 @@ function redactStep(s: StepResult, redactor: Redactor): StepResult {
  * capture runs (progress lines); the evidence itself goes through redactEvidence.
  */
 export function redactStepResult(s: StepResult, records: EvidenceRecord[], redactor: Redactor): StepResult {
-  for (const r of records) learnRecord(r, redactor);
+  learnRecords(records, redactor);
   return redactStep(s, redactor);
 }
 
@@ -88,7 +105,7 @@ export function redactEvidence(
   evidence: Omit<Evidence, "redactions" | "evidence_id">,
   redactor: Redactor,
 ): Evidence {
-  for (const r of evidence.records) learnRecord(r, redactor);
+  learnRecords(evidence.records, redactor);
   const redacted = {
     ...evidence,
     records: evidence.records.map((r) => redactRecord(r, redactor)),

@@ -1,14 +1,16 @@
 /**
  * Credential headers: Authorization and Proxy-Authorization become a marker,
  * Cookie and Set-Cookie keep each cookie's name (and Set-Cookie its
- * attributes) with the value replaced, and every cookie value is learned so
- * the same token sent later in, say, `x-csrf-token` is redacted too.
+ * attributes) with the value replaced, and every cookie value that could be a
+ * credential is learned so the same token sent later in, say, `x-csrf-token`
+ * is redacted too (a cookie such as `WP Cookie check` is no credential, and
+ * learning it once corrupted the login page's script).
  */
 
 import { isCredentialName } from "../util/credential-name.js";
 import { safeDecode } from "../util/safe-decode.js";
 import type { Header } from "./evidence-schema.js";
-import type { RedactContext } from "./redact-context.js";
+import type { Provenance, RedactContext } from "./redact-context.js";
 
 /** The marker a cookie value becomes, in Cookie and Set-Cookie alike. */
 export const COOKIE_MARKER = "[REDACTED:header:cookie]";
@@ -30,28 +32,36 @@ function isCustomCredentialHeader(lower: string): boolean {
   return !lower.startsWith("access-control-") && !AUTH_HEADERS.has(lower) && isCredentialName(lower);
 }
 
-/** Learns every credential value a header list carries, without changing it. */
-export function learnHeaders(headers: Header[], learn: (value: string, marker: string) => void): void {
+/**
+ * Learns every credential value a header list carries, without changing it:
+ * an Authorization's whole value, its credentials and a Basic password as a
+ * client sends them; cookie values and other credential-named headers only
+ * when they could be credentials.
+ */
+export function learnHeaders(
+  headers: Header[],
+  learn: (value: string, marker: string, from: Provenance) => void,
+): void {
   for (const h of headers) {
     const lower = h.name.toLowerCase();
     if (AUTH_HEADERS.has(lower)) {
       const marker = `[REDACTED:header:${lower}]`;
-      learn(h.value, marker);
+      learn(h.value, marker, "sent");
       const credentials = /^\s*[A-Za-z][\w-]*\s+(\S.*)$/.exec(h.value)?.[1];
-      if (credentials) learn(credentials.trim(), marker);
+      if (credentials) learn(credentials.trim(), marker, "sent");
       // Basic credentials carry the password itself (base64 of user:password): learn it too.
       if (credentials && /^\s*basic\s/i.test(h.value)) {
         const decoded = Buffer.from(credentials.trim(), "base64").toString("utf8");
         const colon = decoded.indexOf(":");
-        if (colon >= 0) learn(decoded.slice(colon + 1), marker);
+        if (colon >= 0) learn(decoded.slice(colon + 1), marker, "sent");
       }
     } else if (lower === "cookie" || lower === "set-cookie") {
       for (const c of cookiePairs(lower, h.value)) {
-        learn(c.value, COOKIE_MARKER);
-        learn(safeDecode(c.value), COOKIE_MARKER);
+        learn(c.value, COOKIE_MARKER, "answered");
+        learn(safeDecode(c.value), COOKIE_MARKER, "answered");
       }
     } else if (isCustomCredentialHeader(lower)) {
-      learn(h.value, `[REDACTED:header:${lower}]`);
+      learn(h.value, `[REDACTED:header:${lower}]`, "answered");
     }
   }
 }

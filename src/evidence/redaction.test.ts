@@ -245,7 +245,7 @@ const rec = (seq: number, over: Partial<EvidenceRecord>): EvidenceRecord => ({
 
 describe("redactEvidence", () => {
   it("learns from every record before redacting any, and covers steps, failures and warnings", () => {
-    const token = "tok-login-abcdefgh";
+    const token = "tok-login-4f9a2c7e";
     const e: Omit<Evidence, "redactions" | "evidence_id"> = {
       schema_version: 1,
       source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
@@ -350,5 +350,131 @@ describe("createRedactor: a page without a charset", () => {
   it("finds a Latin-1 value form-encoded as windows-1252 (what Chromium sends for such a page)", () => {
     const r = createRedactor({ secrets: [{ id: "pw", value: "Pä$s w@rd-9f3k" }] });
     expect(r.redactText("it is /login?q=P%E4%24s+w%40rd-9f3k")).toBe("it is /login?q=[REDACTED:secret:pw]");
+  });
+});
+
+describe("redaction that never corrupts the app's own files", () => {
+  const e = (records: EvidenceRecord[]): Omit<Evidence, "redactions" | "evidence_id"> => ({
+    schema_version: 1,
+    source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
+    app_origin: "http://127.0.0.1:4010",
+    allowed_origins: [],
+    browser: null,
+    started_at: 1000,
+    finished_at: 2000,
+    verdict: "passed",
+    steps: [],
+    records,
+    warnings: [],
+    limitations: [],
+  });
+  const answer = (seq: number, resource: EvidenceRecord["resource_type"], text: string, mime: string) =>
+    rec(seq, {
+      resource_type: resource,
+      response: { status: 200, status_text: "OK", headers: [], body: body(text, mime), redirect_to: null },
+    });
+  const script =
+    'const w = { password: "Password", token: "" }; with (w) { label(password); } // secret token';
+  const randomToken = "8vX2qL0pZr7sKd3mWn5tYb1cFh9gJe4u";
+
+  it("learns no label, empty string or boolean from a locale file, and leaves the script byte for byte", () => {
+    const locale = JSON.stringify({ password: "Password", token: "", secret: true, remember: "Remember me" });
+    const out = redactEvidence(
+      e([answer(0, "fetch", locale, "application/json"), answer(1, "script", script, "text/javascript")]),
+      createRedactor({ secrets: [] }),
+    );
+    expect(out.records[0]!.response!.body!.text).toBe(locale);
+    expect(out.records[1]!.response!.body!.text).toBe(script);
+    expect(out.redactions).toEqual([]);
+  });
+
+  it("still redacts a random token under token everywhere, inside scripts and documents too", () => {
+    const page = `<script>window.SESSION = {"token": "${randomToken}"};</script>`;
+    const out = redactEvidence(
+      e([
+        answer(0, "fetch", JSON.stringify({ token: randomToken }), "application/json"),
+        answer(1, "document", page, "text/html"),
+        answer(2, "script", `${script} ${randomToken}`, "text/javascript"),
+      ]),
+      createRedactor({ secrets: [] }),
+    );
+    expect(JSON.stringify(out)).not.toContain(randomToken);
+    expect(out.records[1]!.response!.body!.text).toBe(
+      '<script>window.SESSION = {"token": "[REDACTED:field:token]"};</script>',
+    );
+    expect(out.records[2]!.response!.body!.text).toBe(`${script} [REDACTED:field:token]`);
+  });
+
+  it("replaces a learned credential that does not look random in API records, but not inside a script", () => {
+    const sent = rec(0, {
+      request: {
+        method: "POST",
+        url: "http://127.0.0.1:4010/login",
+        headers: [],
+        body: body("log=admin&pwd=hunter2hunter2", "application/x-www-form-urlencoded"),
+      },
+    });
+    const echo = answer(1, "fetch", '{"note":"hunter2hunter2"}', "application/json");
+    const js = answer(2, "script", "var demo = 'hunter2hunter2';", "text/javascript");
+    const out = redactEvidence(e([sent, echo, js]), createRedactor({ secrets: [] }));
+    expect(out.records[0]!.request.body!.text).toBe("log=admin&pwd=[REDACTED:field:pwd]");
+    expect(out.records[1]!.response!.body!.text).toBe('{"note":"[REDACTED:field:pwd]"}');
+    expect(out.records[2]!.response!.body!.text).toBe("var demo = 'hunter2hunter2';");
+  });
+
+  it("replaces a declared secret inside a script too", () => {
+    const out = redactEvidence(
+      e([answer(0, "script", "var pw = 'hunter2hunter2';", "text/javascript")]),
+      createRedactor({ secrets: [{ id: "pw", value: "hunter2hunter2" }] }),
+    );
+    expect(out.records[0]!.response!.body!.text).toBe("var pw = '[REDACTED:secret:pw]';");
+  });
+
+  it("learns a credential from a page's markup (a CSRF meta tag, a token attribute) and redacts it everywhere, the page too", () => {
+    const csrf = "Zq3Lm9PxR2vT8kWn4bYc7dHs1fJg6aE0uQiOpXwVzNy=";
+    const html = `<meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="${csrf}"><body data-jupyter-api-token="realappsjupytertoken0001"><input type="password" name="password" value=""><input name="authenticity_token" value="${csrf}">`;
+    const out = redactEvidence(
+      e([
+        answer(0, "document", html, "text/html"),
+        rec(1, {
+          request: {
+            method: "GET",
+            url: "http://127.0.0.1:4010/api/x",
+            headers: [{ name: "x-csrf-token", value: csrf }],
+            body: null,
+          },
+        }),
+      ]),
+      createRedactor({ secrets: [] }),
+    );
+    expect(out.records[0]!.response!.body!.text).toBe(
+      '<meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="[REDACTED:header:x-csrf-token]"><body data-jupyter-api-token="[REDACTED:field:data-jupyter-api-token]"><input type="password" name="password" value=""><input name="authenticity_token" value="[REDACTED:header:x-csrf-token]">',
+    );
+    expect(out.records[1]!.request.headers).toEqual([
+      { name: "x-csrf-token", value: "[REDACTED:header:x-csrf-token]" },
+    ]);
+  });
+
+  it("learns no cookie value that cannot be a credential (WordPress's test cookie), so the login page's script keeps it", () => {
+    const login = 'document.cookie = "wordpress_test_cookie=WP+Cookie+check; path=/";';
+    const out = redactEvidence(
+      e([
+        rec(0, {
+          response: {
+            status: 200,
+            status_text: "OK",
+            headers: [{ name: "Set-Cookie", value: "wordpress_test_cookie=WP%20Cookie%20check; path=/" }],
+            body: body(login, "text/html"),
+            redirect_to: null,
+          },
+          resource_type: "document",
+        }),
+      ]),
+      createRedactor({ secrets: [] }),
+    );
+    expect(out.records[0]!.response!.body!.text).toBe(login);
+    expect(out.records[0]!.response!.headers[0]!.value).toBe(
+      "wordpress_test_cookie=[REDACTED:header:cookie]; path=/",
+    );
   });
 });

@@ -1,20 +1,28 @@
 /**
  * The redactor: every value that must never reach a written file (declared
  * secrets, values a request step read from the page, credential headers and
- * credential-named fields, and every later reappearance of those values) is
+ * credential fields, and every later reappearance of those values) is
  * replaced by a marker such as `[REDACTED:secret:password]`. Pure: no I/O.
+ *
+ * Two scopes, so redaction never corrupts the app's own files: API records,
+ * URLs, headers and messages are redacted with every known value; the bodies
+ * of scripts, styles, documents, images and fonts only with declared secrets,
+ * page-read values, values found in a page's markup and tokens of 16 or more
+ * characters that look random (a learned "hunter2hunter2" is not replaced
+ * inside a script, where it could only be the app's own text).
  */
 
+import { couldBeCredential, looksRandom, MIN_CREDENTIAL_LENGTH } from "../util/credential-value.js";
 import { fieldMarker, formCredentialFields, redactFormFields } from "./body-fields.js";
 import type { Body, Header, Redaction } from "./evidence-schema.js";
 import { learnBodyWith, redactBodyWith } from "./redact-body.js";
-import type { RedactContext, RedactionKind } from "./redact-context.js";
+import type { Provenance, RedactContext, RedactionKind, RedactScope } from "./redact-context.js";
 import { learnHeaders, redactHeaderList } from "./redact-headers.js";
 
 export { redactEvidence, redactStepResult } from "./redact-evidence.js";
 
 /** Values shorter than this, read from the page or learned from traffic, are left alone so ids and ports survive. */
-export const MIN_LEARNED_LENGTH = 8;
+export const MIN_LEARNED_LENGTH = MIN_CREDENTIAL_LENGTH;
 
 /** Matches a marker already in a text, so it is kept as is and never redacted again. */
 export const MARKER_PATTERN = /\[REDACTED:(secret|page|header|field):[^\]\s]*\]/;
@@ -23,20 +31,24 @@ export const MARKER_PATTERN = /\[REDACTED:(secret|page|header|field):[^\]\s]*\]/
 export interface Redactor {
   /** Registers a value a request step read from the page; < 8 characters is ignored, a known value keeps its first marker. */
   addPageValue(value: string, marker: string): void;
-  /** Registers a value learned from traffic (a cookie, a token field) under a marker; same rules as page values. */
-  learnValue(value: string, marker: string): void;
+  /** Registers a value learned from traffic (a cookie, a token field) under a marker, found at `from` (default `sent`). */
+  learnValue(value: string, marker: string, from?: Provenance): void;
   /** Learns credential values from headers (cookies, authorization, credential-named headers) without redacting. */
   learnFromHeaders(headers: Header[]): void;
-  /** Learns the values of credential-named JSON or form fields without redacting. */
-  learnFromBody(body: Body | null, mimeType: string | null): void;
+  /** Learns the values of credential fields of a JSON, form or multipart body (or an answered page's markup) without redacting. */
+  learnFromBody(body: Body | null, mimeType: string | null, from?: Provenance): void;
   /** Learns the values of credential-named query parameters without redacting. */
   learnFromUrl(url: string): void;
-  /** Replaces every known value, also in URL-encoded and JSON-escaped forms. */
-  redactText(text: string): string;
+  /** Replaces every known value of the scope (default `all`), also in URL-encoded and JSON-escaped forms. */
+  redactText(text: string, scope?: RedactScope): string;
   /** Redacts credential headers (names kept) and every known value in the others. */
   redactHeaders(headers: Header[]): Header[];
-  /** Learns from and redacts credential-named fields of JSON and form bodies, then every known value; base64 text bodies too. */
-  redactBody(body: Body | null): Body | null;
+  /**
+   * Learns from and redacts the credential fields of JSON, form and multipart
+   * bodies, then every known value of the scope; base64 text bodies too. A body
+   * is `sent` by the client unless said otherwise; an asset's body takes scope `assets`.
+   */
+  redactBody(body: Body | null, opts?: { from?: Provenance; scope?: RedactScope }): Body | null;
   /** Redacts userinfo, credential-named query parameters and every known value in path, query and fragment. */
   redactUrl(url: string): string;
   /** The markers this redactor wrote and how often, sorted by marker; never the values. */
@@ -105,42 +117,66 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** A known value: its marker, and whether it is replaced inside assets too. */
+interface Known {
+  marker: string;
+  everywhere: boolean;
+}
+
 /** Creates a redactor that knows the declared secrets (`[REDACTED:secret:<id>]`, longest value first). */
 export function createRedactor(opts: { secrets: { id: string; value: string }[] }): Redactor {
   /** value → marker; insertion order is priority (secrets, then page values, then learned values). */
-  const known = new Map<string, string>();
+  const known = new Map<string, Known>();
   const counts = new Map<string, number>();
-  let pattern: { re: RegExp; byVariant: Map<string, string> } | null = null;
+  const patterns = new Map<RedactScope, { re: RegExp; byVariant: Map<string, string> }>();
 
   const count = (marker: string): void => {
     counts.set(marker, (counts.get(marker) ?? 0) + 1);
   };
-  const remember = (value: string, marker: string, minLength: number): void => {
-    if (value.length < minLength || known.has(value) || MARKER_PATTERN.test(value)) return;
-    known.set(value, marker);
-    pattern = null;
+  const remember = (value: string, marker: string, minLength: number, everywhere: boolean): void => {
+    if (value.length < minLength || MARKER_PATTERN.test(value)) return;
+    const before = known.get(value);
+    if (before) {
+      // A value known twice keeps its first marker; found again as a random token, it is replaced in assets too.
+      if (everywhere && !before.everywhere) {
+        before.everywhere = true;
+        patterns.delete("assets");
+      }
+      return;
+    }
+    known.set(value, { marker, everywhere });
+    patterns.clear();
   };
   for (const s of [...opts.secrets].sort(
     (a, b) => b.value.length - a.value.length || (a.id < b.id ? -1 : 1),
   )) {
-    remember(s.value, `[REDACTED:secret:${s.id}]`, 1);
+    remember(s.value, `[REDACTED:secret:${s.id}]`, 1, true);
   }
 
-  const compiled = (): { re: RegExp; byVariant: Map<string, string> } => {
-    if (pattern) return pattern;
+  const knownIn = (scope: RedactScope): Map<string, string> => {
+    const out = new Map<string, string>();
+    for (const [value, k] of known) if (scope === "all" || k.everywhere) out.set(value, k.marker);
+    return out;
+  };
+
+  const compiled = (scope: RedactScope): { re: RegExp; byVariant: Map<string, string> } => {
+    const cached = patterns.get(scope);
+    if (cached) return cached;
     const byVariant = new Map<string, string>();
-    for (const [value, marker] of known) {
+    for (const [value, marker] of knownIn(scope)) {
       for (const v of valueVariants(value)) if (!byVariant.has(v)) byVariant.set(v, marker);
     }
     const alternatives = [...byVariant.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
     const source = [MARKER_PATTERN.source, ...alternatives].join("|");
-    pattern = { re: new RegExp(source, "g"), byVariant };
+    const pattern = { re: new RegExp(source, "g"), byVariant };
+    patterns.set(scope, pattern);
     return pattern;
   };
 
-  const redactText = (text: string): string => {
+  const redactText = (text: string, scope: RedactScope = "all"): string => {
     if (known.size === 0 || text.length === 0) return text;
-    const { re, byVariant } = compiled();
+    const { re, byVariant } = compiled(scope);
+    if (byVariant.size === 0) return text;
     return text.replace(re, (match) => {
       const marker = byVariant.get(match);
       if (marker === undefined) return match; // an existing marker, kept as is
@@ -149,27 +185,33 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
     });
   };
 
-  const learn = (value: string, marker: string): void => remember(value, marker, MIN_LEARNED_LENGTH);
-  const ctx: RedactContext = { learn, count, redactText, known: () => known };
+  /** What a client sent counts at 8 characters; what a server answered only when it could be a credential. */
+  const learn = (value: string, marker: string, from: Provenance = "sent"): void => {
+    if (from !== "sent" && !couldBeCredential(value)) return;
+    remember(value, marker, MIN_LEARNED_LENGTH, from === "markup" || looksRandom(value));
+  };
+  const ctx: RedactContext = { learn, count, redactText, known: knownIn };
   const learnFromUrl = (url: string): void => {
     const query = /\?([^#]*)/.exec(url)?.[1];
-    if (query) for (const f of formCredentialFields(query)) learn(f.value, fieldMarker(f.name));
+    if (query)
+      for (const f of formCredentialFields(query, "sent")) learn(f.value, fieldMarker(f.name), "sent");
   };
 
   return {
-    addPageValue: learn,
+    addPageValue: (value, marker) => remember(value, marker, MIN_LEARNED_LENGTH, true),
     learnValue: learn,
     learnFromHeaders: (headers) => learnHeaders(headers, learn),
-    learnFromBody: (body, mimeType) => learnBodyWith(body, mimeType, learn),
+    learnFromBody: (body, mimeType, from = "sent") => learnBodyWith(body, mimeType, learn, from),
     learnFromUrl,
     redactText,
     redactHeaders(headers) {
       learnHeaders(headers, learn);
       return redactHeaderList(headers, ctx);
     },
-    redactBody(body) {
-      learnBodyWith(body, null, learn);
-      return redactBodyWith(body, ctx);
+    redactBody(body, o = {}) {
+      const from = o.from ?? "sent";
+      learnBodyWith(body, null, learn, from);
+      return redactBodyWith(body, ctx, from, o.scope ?? "all");
     },
     redactUrl(url) {
       const m = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*@)?([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/s.exec(url);
@@ -182,7 +224,7 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
         out += `${fieldMarker("userinfo")}@`;
       }
       out += host + redactText(path);
-      if (query !== undefined) out += `?${redactText(redactFormFields(query.slice(1), count))}`;
+      if (query !== undefined) out += `?${redactText(redactFormFields(query.slice(1), count, "sent"))}`;
       if (fragment !== undefined) out += redactText(fragment);
       return out;
     },

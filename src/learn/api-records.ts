@@ -4,6 +4,8 @@
  * with bodies parsed once. Assets and failures are counted, not learned;
  * truncated and non-JSON API answers become warnings, never crashes.
  */
+
+import { ASSET_TYPES } from "../evidence/asset-types.js";
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import { safeDecode } from "../util/safe-decode.js";
@@ -43,16 +45,8 @@ export interface LearnWarning {
   pointer: string | null;
 }
 
-/** Resource types that are static assets (kept aside from the API; bundled for the browsable twin). */
-export const ASSET_TYPES: ReadonlySet<string> = new Set([
-  "document",
-  "script",
-  "stylesheet",
-  "image",
-  "font",
-  "media",
-  "manifest",
-]);
+/** Resource types that are static assets (kept aside from the API; bundled for the browsable twin): the Evidence contract's one list. */
+export { ASSET_TYPES };
 
 function header(headers: { name: string; value: string }[], name: string): string | null {
   for (const h of headers) if (h.name.toLowerCase() === name) return h.value;
