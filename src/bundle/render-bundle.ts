@@ -6,6 +6,7 @@
  */
 import type { Coverage } from "../coverage/coverage-schema.js";
 import { UserError } from "../errors/user-error.js";
+import { evidenceName } from "../evidence/evidence-name.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Model, SeedState } from "../model/model-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
@@ -74,7 +75,7 @@ export function renderBundleFiles(content: BundleContent): Map<string, Uint8Arra
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** The bundle name: the flag, else the scenario name of the evidence, else `app`. */
+/** The bundle name: the flag, else the evidence's name (its scenario's, its HAR file's, its merged sources'), else `app`. */
 export function bundleName(evidence: Evidence, flag?: string): string {
   if (flag !== undefined) {
     if (!BUNDLE_NAME.test(flag))
@@ -85,7 +86,7 @@ export function bundleName(evidence: Evidence, flag?: string): string {
     return flag;
   }
   // A scenario's name is free text: keep it readable but safe in a URI.
-  const fromScenario = (evidence.source.scenario?.name ?? "")
+  const fromScenario = (evidenceName(evidence) ?? "")
     .replace(/[^A-Za-z0-9._-]+/g, "-")
     .replace(/^[^A-Za-z0-9]+/, "")
     .slice(0, 64);

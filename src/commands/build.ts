@@ -24,7 +24,10 @@ export default class Build extends BaseCommand {
       description: "bundle directory to write (must not exist unless --force)",
       required: true,
     }),
-    name: Flags.string({ description: "bundle name (default: the scenario name, else app)" }),
+    name: Flags.string({
+      description:
+        "bundle name (default: the evidence's name: its scenario's, its HAR file's, or what its merged sources' names share; else app)",
+    }),
     pack: Flags.boolean({ description: "also write OUT.tgz beside the bundle", default: false }),
     force: Flags.boolean({ description: "replace --out (and OUT.tgz) if they exist", default: false }),
     "dry-run": Flags.boolean({

@@ -6,12 +6,15 @@ import { exportHarFile, type WriteSummary } from "../evidence/har-io.js";
 /** Exports evidence as a HAR 1.2 file. */
 export default class ExportHar extends BaseCommand {
   static override summary = "Export evidence as a HAR 1.2 file (for DevTools and other HAR tools).";
-  static override examples = ["<%= config.bin %> export-har evidence.json --out recording.har"];
+  static override examples = [
+    "<%= config.bin %> export-har evidence.json",
+    "<%= config.bin %> export-har evidence.json --out items.har",
+  ];
   static override args = {
     evidence: Args.string({ description: "evidence file to export", required: true }),
   };
   static override flags = {
-    out: Flags.string({ description: "HAR file to write", required: true }),
+    out: Flags.string({ char: "o", description: "HAR file to write", default: "recording.har" }),
     force: Flags.boolean({ description: "replace --out if it exists", default: false }),
   };
 

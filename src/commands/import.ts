@@ -9,12 +9,13 @@ export default class Import extends BaseCommand {
   static override description =
     "Reads a HAR file (e.g. exported from the browser's DevTools), redacts credentials, cookies and the values of --secret-env variables, and writes evidence.json.";
   static override examples = [
-    "<%= config.bin %> import recording.har --out evidence.json",
+    "<%= config.bin %> import recording.har",
+    "<%= config.bin %> import recording.har --out recording.evidence.json",
     "<%= config.bin %> import recording.har --out evidence.json --secret-env APP_PASSWORD",
   ];
   static override args = { file: Args.string({ description: "HAR 1.2 file to import", required: true }) };
   static override flags = {
-    out: Flags.string({ description: "evidence file to write", required: true }),
+    out: Flags.string({ char: "o", description: "evidence file to write", default: "evidence.json" }),
     "secret-env": Flags.string({
       description: "environment variable whose value must be redacted",
       multiple: true,

@@ -6,13 +6,16 @@ import { mergeEvidenceFiles, type WriteSummary } from "../evidence/har-io.js";
 /** Merges several evidence files into one. */
 export default class Merge extends BaseCommand {
   static override summary = "Merge evidence files of the same app into one (a union; no record is dropped).";
-  static override examples = ["<%= config.bin %> merge a.json b.json --out merged.json"];
+  static override examples = [
+    "<%= config.bin %> merge a.json b.json",
+    "<%= config.bin %> merge a.json b.json --out merged.json",
+  ];
   static override strict = false;
   static override args = {
     evidence: Args.string({ description: "evidence files to merge", required: true }),
   };
   static override flags = {
-    out: Flags.string({ description: "evidence file to write", required: true }),
+    out: Flags.string({ char: "o", description: "evidence file to write", default: "merged.evidence.json" }),
     force: Flags.boolean({ description: "replace --out if it exists", default: false }),
   };
 

@@ -106,6 +106,11 @@ export const SourceSchema = z.strictObject({
   har: z.strictObject({ file_name: z.string(), creator: z.string() }).nullable(),
   /** For merges: the evidence ids merged, in order. */
   merged: z.array(z.string()).nullable(),
+  /**
+   * For merges: the names of the merged sources (scenario names, HAR file names), in merge order, so a bundle of
+   * the merge is named after them. Optional: evidence written before it still reads.
+   */
+  names: z.array(z.string()).optional(),
 });
 
 export const EvidenceSchema = z.strictObject({

@@ -6,6 +6,7 @@
  */
 import { UserError } from "../errors/user-error.js";
 import { computeEvidenceId } from "./evidence-id.js";
+import { sourceNames } from "./evidence-name.js";
 import type { Evidence, EvidenceRecord, EvidenceWarning, StepResult } from "./evidence-schema.js";
 import { EVIDENCE_SCHEMA_VERSION } from "./evidence-schema.js";
 import { countMarkers } from "./redact-evidence.js";
@@ -78,7 +79,13 @@ export function mergeEvidence(list: Evidence[]): Evidence {
   );
   const merged: Omit<Evidence, "redactions" | "evidence_id"> = {
     schema_version: EVIDENCE_SCHEMA_VERSION,
-    source: { kind: "merge" as const, scenario: null, har: null, merged: sources.map((e) => e.evidence_id) },
+    source: {
+      kind: "merge" as const,
+      scenario: null,
+      har: null,
+      merged: sources.map((e) => e.evidence_id),
+      names: sources.flatMap(sourceNames),
+    },
     app_origin: origins[0]!,
     allowed_origins: sortedUnique(sources.flatMap((e) => e.allowed_origins)),
     browser: sources.find((e) => e.browser !== null)?.browser ?? null,
