@@ -64,6 +64,7 @@ describe("apptwin autocomplete", () => {
       ).stdout.trim();
     expect(complete(["apptwin", "bu"])).toBe("build");
     expect(complete(["apptwin", "build", "--ev"])).toBe("--evidence");
+    expect(complete(["apptwin", "serve", "--la"])).toBe("--latency");
   });
 });
 

@@ -5,7 +5,7 @@
  * host, a directory that is not a bundle) with exit code 2.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -100,6 +100,65 @@ describe("apptwin serve", () => {
     const res = await client.callTool({ name: "get_items_by_id", arguments: { id: 1 } });
     expect(res.structuredContent).toMatchObject({ status: 200, body: { id: 1 } });
     await client.close();
+  });
+
+  it("--log prints one line per request on stderr; --latency and --faults apply from the start", async () => {
+    const faults = join(dir, "faults.json");
+    await writeFile(
+      faults,
+      JSON.stringify({
+        schema_version: 1,
+        routes: [{ route: "DELETE /api/items/{id}", fault: { kind: "status", status: 404 } }],
+      }),
+    );
+    const { child, exit } = run([
+      "serve",
+      bundleDir,
+      "--port",
+      "0",
+      "--json",
+      "--log",
+      "--latency",
+      "30",
+      "--faults",
+      faults,
+    ]);
+    const lines = createInterface({ input: child.stdout! });
+    const { url } = JSON.parse(await new Promise<string>((resolve) => lines.once("line", resolve)));
+    const logged: string[] = [];
+    createInterface({ input: child.stderr! }).on("line", (l) => logged.push(l));
+    const t0 = performance.now();
+    expect((await fetch(`${url}/api/items?done=true`)).status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(30);
+    expect((await fetch(`${url}/api/items/2`, { method: "DELETE" })).status).toBe(404);
+    expect((await fetch(`${url}/api/nope`)).status).toBe(404);
+    await new Promise((r) => setTimeout(r, 100));
+    child.kill("SIGTERM");
+    expect((await exit).code).toBe(0);
+    expect(logged).toHaveLength(3);
+    expect(logged[0]).toMatch(
+      /^GET \/api\/items\?done=true 200 state get_items \d+(\.\d)?ms delay=30ms episode=default$/,
+    );
+    expect(logged[1]).toMatch(
+      /^DELETE \/api\/items\/2 404 fault delete_items_by_id \d+(\.\d)?ms fault=status delay=30ms episode=default$/,
+    );
+    expect(logged[2]).toMatch(/^GET \/api\/nope 404 miss \d+(\.\d)?ms delay=30ms episode=default$/);
+  });
+
+  it("refuses a malformed --latency and a faults file with every problem named, exit 2", async () => {
+    const bad = run(["serve", bundleDir, "--port", "0", "--latency", "fast"]);
+    const r = await bad.exit;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--latency "fast" is not a delay: give milliseconds (200), a range (100-300)');
+    const faults = join(dir, "bad-faults.json");
+    await writeFile(
+      faults,
+      JSON.stringify({ schema_version: 1, routes: [{ route: "GET /x", fault: { kind: "crash" } }] }),
+    );
+    const file = await run(["serve", bundleDir, "--port", "0", "--faults", faults]).exit;
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain(faults);
+    expect(file.stderr).toContain("routes[0].fault.kind");
   });
 
   it("refuses a non-loopback host without --allow-remote, saying why", async () => {

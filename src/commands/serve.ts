@@ -2,6 +2,7 @@
 import { Args, Flags } from "@oclif/core";
 import { readBundle } from "../bundle/bundle-reader.js";
 import { BaseCommand } from "../cli/base-command.js";
+import { readFaultPlan } from "../serve/faults-file-io.js";
 import {
   checkHost,
   serveStdio,
@@ -19,6 +20,7 @@ export default class Serve extends BaseCommand {
     "<%= config.bin %> serve ./items-bundle",
     "<%= config.bin %> serve ./items-bundle --port 0 --json",
     "<%= config.bin %> serve ./items-bundle --stdio",
+    "<%= config.bin %> serve ./items-bundle --log --latency 100-300 --faults faults.json",
   ];
   static override args = {
     dir: Args.string({ description: "bundle directory (from apptwin build)", required: true }),
@@ -43,6 +45,23 @@ export default class Serve extends BaseCommand {
       default: 30 * 60 * 1000,
       min: 1000,
     }),
+    latency: Flags.string({
+      description:
+        "delay every request: ms (200), a range (100-300) or lognormal:<median ms>:<sigma>; a faults file's route rules may set their own",
+    }),
+    faults: Flags.string({
+      description:
+        "a faults file: latency and faults per route (status, drop, truncate); see docs/specs/serve",
+    }),
+    log: Flags.boolean({
+      description: "print one line per request on stderr (method, path, status, served by, ms)",
+      default: false,
+    }),
+    "journal-size": Flags.integer({
+      description: "requests each episode's journal keeps (GET /__apptwin/episodes/:id/requests)",
+      default: 1000,
+      min: 0,
+    }),
     "allow-remote": Flags.boolean({
       description: "allow a non-loopback --host (the twin has no auth)",
       default: false,
@@ -53,8 +72,10 @@ export default class Serve extends BaseCommand {
     const { args, flags } = await this.parse(Serve);
     checkHost(flags.host, flags["allow-remote"]);
     const bundle = await readBundle(args.dir);
+    const faults = await readFaultPlan({ file: flags.faults, latency: flags.latency });
+    const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
     if (flags.stdio) {
-      const stdio = await serveStdio(bundle);
+      const stdio = await serveStdio(bundle, undefined, { faults, log });
       process.stderr.write(
         `apptwin: serving ${bundle.manifest.name} (${bundle.tools.length} tools) as MCP over stdio\n`,
       );
@@ -67,6 +88,9 @@ export default class Serve extends BaseCommand {
       host: flags.host,
       maxEpisodes: flags["max-episodes"],
       sessionIdleMs: flags["session-idle-ms"],
+      faults,
+      journalCapacity: flags["journal-size"],
+      log,
     });
     this.announce(endpoints);
     const signal = await untilSignal();

@@ -217,6 +217,49 @@ export const ValidationRuleSchema = z.strictObject({
   explain: z.string(),
 });
 
+/**
+ * A credential carrier the recording shows on API requests: an Authorization header (its scheme when the recording
+ * shows it: `bearer`, `basic`; else `authorization`), a custom header, a cookie, or a query parameter. Never a value.
+ */
+export const AuthSchemeSchema = z.strictObject({
+  /** Unique, `[A-Za-z0-9._-]+` (an OpenAPI component key). */
+  id: z.string(),
+  kind: z.enum(["bearer", "basic", "authorization", "header", "cookie", "query"]),
+  /** The header, cookie or query parameter name. */
+  name: z.string(),
+  explain: z.string(),
+});
+
+/**
+ * The auth the recording shows: its schemes, and per tool the distinct sets of schemes its recorded requests sent
+ * (alternatives; an empty set is a request sent without any).
+ */
+export const AuthSchema = z.strictObject({
+  schemes: z.array(AuthSchemeSchema),
+  endpoints: z.record(z.string(), z.array(z.array(z.string()))),
+});
+
+/** Recorded bodies of one tool, shortened (arrays to their first items), for documentation examples. */
+export const ExamplesSchema = z.strictObject({
+  /** The first recorded JSON (or form) request body, when any. */
+  request: z.unknown().optional(),
+  /** Status → the first recorded JSON body answered with it. */
+  responses: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * A recorded answer whose body the recording did not keep (a HAR entry without `content.text`, `size: -1`; a
+ * capture that could not read it) though its headers say it had one. Replayed without a body, and flagged.
+ */
+export const UnrecordedBodySchema = z.strictObject({
+  tool_name: z.string(),
+  method: z.string(),
+  path_and_query: z.string(),
+  status: z.number().int(),
+  /** JSON pointers to the records, e.g. `/records/12/response/body`. */
+  pointers: z.array(z.string()),
+});
+
 export const ModelSchema = z.strictObject({
   schema_version: z.literal(MODEL_SCHEMA_VERSION),
   app_origin: z.string(),
@@ -230,6 +273,12 @@ export const ModelSchema = z.strictObject({
   id_sequences: z.record(z.string(), z.number().int()),
   /** Confirmed validation failures, sorted by tool name then field. Always written; optional so older models read. */
   validations: z.array(ValidationRuleSchema).optional(),
+  /** The auth the recording shows (for the OpenAPI document). Always written; optional so older models read. */
+  auth: AuthSchema.optional(),
+  /** Recorded bodies per tool, for the OpenAPI document's examples. Always written; optional so older models read. */
+  examples: z.record(z.string(), ExamplesSchema).optional(),
+  /** Answers recorded without their body, sorted. Always written; optional so older models read. */
+  unrecorded_bodies: z.array(UnrecordedBodySchema).optional(),
 });
 
 /** The seed state: each collection's entities in list order. */
@@ -254,6 +303,10 @@ export type Replay = z.infer<typeof ReplaySchema>;
 export type ReplayResponse = z.infer<typeof ReplayResponseSchema>;
 export type MatchValue = z.infer<typeof MatchValueSchema>;
 export type ReplayBody = z.infer<typeof ReplayBodySchema>;
+export type AuthScheme = z.infer<typeof AuthSchemeSchema>;
+export type Auth = z.infer<typeof AuthSchema>;
+export type Examples = z.infer<typeof ExamplesSchema>;
+export type UnrecordedBody = z.infer<typeof UnrecordedBodySchema>;
 export type Model = z.infer<typeof ModelSchema>;
 export type SeedState = z.infer<typeof SeedStateSchema>;
 export type Entity = Record<string, unknown>;

@@ -37,8 +37,11 @@ export function sendTooLarge(req: IncomingMessage, res: ServerResponse, body: un
   finish(req, res, 413, headers, Buffer.from(JSON.stringify(body)));
 }
 
-/** Sends a runtime answer, with `x-apptwin-served-by` saying how it was produced. */
-export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answer: TwinResponse): void {
+/** A runtime answer, or one a fault made up (`served_by: fault`). */
+type Answer = Omit<TwinResponse, "served_by"> & { served_by: string };
+
+/** The status, headers and body bytes of an answer, `x-apptwin-served-by` saying how it was produced. */
+function answerParts(answer: Answer): { headers: Record<string, string>; bytes: Buffer | null } {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(answer.headers))
     if (!HOP.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
@@ -55,6 +58,12 @@ export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answ
     bytes = Buffer.from(b.text, "base64");
     headers["content-type"] = b.content_type;
   }
+  return { headers, bytes };
+}
+
+/** Sends a runtime answer, with `x-apptwin-served-by` saying how it was produced. */
+export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answer: Answer): void {
+  const { headers, bytes } = answerParts(answer);
   finish(req, res, answer.status, headers, bytes);
 }
 
@@ -142,4 +151,23 @@ function joined(pieces: (string | Uint8Array)[]): Uint8Array {
   }
   if (text !== "") parts.push(Buffer.from(text));
   return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+}
+
+/**
+ * Sends the head of an answer and the first `keep` share of its body, then cuts the connection: the client reads
+ * fewer bytes than Content-Length promised, as from an app that died mid-answer.
+ */
+export function sendTruncated(req: IncomingMessage, res: ServerResponse, answer: Answer, keep: number): void {
+  const { headers, bytes } = answerParts(answer);
+  const body = bytes ?? Buffer.alloc(0);
+  headers["content-length"] = String(body.length);
+  res.writeHead(answer.status, headers);
+  const part = req.method === "HEAD" ? Buffer.alloc(0) : body.subarray(0, Math.floor(body.length * keep));
+  res.write(part, () => res.destroy());
+}
+
+/** Closes the connection without answering, as an app that crashed or a proxy that reset it. */
+export function dropConnection(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.destroy();
 }

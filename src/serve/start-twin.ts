@@ -7,8 +7,12 @@ import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { UserError } from "../errors/user-error.js";
 import { DEFAULT_EPISODE, EpisodeRegistry } from "./episode-registry.js";
+import type { FaultPlan } from "./fault-plan.js";
 import { createTwinServer, type TwinServer } from "./http/twin-http-server.js";
+import { logLine } from "./log-line.js";
 import { createTwinMcpServer } from "./mcp/twin-mcp-server.js";
+import type { JournalEntry } from "./request-journal.js";
+import { TestDouble } from "./test-double.js";
 import type { TwinBundle } from "./twin-bundle.js";
 
 /** Hosts the twin binds to without `--allow-remote`. */
@@ -35,12 +39,25 @@ export function checkHost(host: string, allowRemote: boolean): void {
 /** Starts the HTTP twin on host:port; a port in use is a UserError naming the flag. */
 export async function startHttpTwin(
   bundle: TwinBundle,
-  opts: { port: number; host: string; maxEpisodes?: number; sessionIdleMs?: number },
+  opts: {
+    port: number;
+    host: string;
+    maxEpisodes?: number;
+    sessionIdleMs?: number;
+    faults?: FaultPlan;
+    journalCapacity?: number;
+    /** Print one line per request (`--log`) here. */
+    log?: (line: string) => void;
+  },
 ): Promise<{ twin: TwinServer; endpoints: TwinEndpoints }> {
+  const log = opts.log;
   const twin = createTwinServer(bundle, {
     allowedHosts: LOOPBACK_HOSTS.has(opts.host) ? "loopback" : "any",
     maxEpisodes: opts.maxEpisodes,
     sessionIdleMs: opts.sessionIdleMs,
+    faults: opts.faults,
+    journalCapacity: opts.journalCapacity,
+    ...(log ? { onRequest: (e: JournalEntry) => log(logLine(e)) } : {}),
   });
   let url: string;
   try {
@@ -73,13 +90,22 @@ export async function startHttpTwin(
   };
 }
 
-/** Serves the bundle's tools as MCP over stdio on the `default` episode; resolves when the client goes away. */
+/**
+ * Serves the bundle's tools as MCP over stdio on the `default` episode; resolves when the client goes away.
+ * Latency and faults apply to the tool calls; `log` gets one line per call (stderr: stdout is the protocol's).
+ */
 export async function serveStdio(
   bundle: TwinBundle,
   streams: { stdin: Readable; stdout: Writable } = { stdin: process.stdin, stdout: process.stdout },
+  opts: { faults?: FaultPlan; log?: (line: string) => void } = {},
 ): Promise<{ closed: Promise<void>; close: () => Promise<void> }> {
   const registry = new EpisodeRegistry(bundle.model, bundle.seed);
-  const server = createTwinMcpServer(bundle, registry.get(DEFAULT_EPISODE)!);
+  const log = opts.log;
+  const double = new TestDouble(bundle.model, {
+    plan: opts.faults,
+    ...(log ? { onEntry: (e: JournalEntry) => log(logLine(e)) } : {}),
+  });
+  const server = createTwinMcpServer(bundle, registry.get(DEFAULT_EPISODE)!, double);
   const transport = new StdioServerTransport(streams.stdin, streams.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

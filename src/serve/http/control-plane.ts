@@ -19,8 +19,10 @@ import { routeLabels } from "../runtime/explain-miss.js";
 import { buildStateText, diffJson, stateJson } from "../runtime/state-json.js";
 import type { Episode } from "../runtime/twin-types.js";
 import { sendJson, sendJsonPieces, sendTooLarge } from "../send-response.js";
+import type { TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { missingEpisode } from "../unknown-episode.js";
+import { DOUBLE_ROUTES, handleDoubleControl } from "./double-routes.js";
 import { parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
 
 /** The path prefix of the control plane. */
@@ -38,6 +40,8 @@ export interface ControlContext {
   res: ServerResponse;
   path: string;
   registry: EpisodeRegistry;
+  /** The episodes' request journals, latency and faults. */
+  double: TestDouble;
   bundle: TwinBundle;
   assetPaths: string[];
 }
@@ -130,8 +134,10 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: "POST",
     path: "episodes/:id/reset",
-    handle: ({ req, res, registry }, episode) => {
+    handle: ({ req, res, registry, double }, episode) => {
       registry.reset(episode!);
+      // A reset is a new run: its journal and its limited faults start again.
+      double.reset(episode!);
       return sendJson(req, res, 200, { id: episode!.id, reset: true });
     },
   },
@@ -167,16 +173,22 @@ export async function handleControl(
   registry: EpisodeRegistry,
   bundle: TwinBundle,
   assetPaths: string[],
+  double: TestDouble,
 ): Promise<void> {
   const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
+  if (await handleDoubleControl(req, res, path.slice(CONTROL_PREFIX.length), method, registry, double))
+    return;
   const found = findRoute(method, path.slice(CONTROL_PREFIX.length));
-  const ctx: ControlContext = { req, res, path, registry, bundle, assetPaths };
+  const ctx: ControlContext = { req, res, path, registry, bundle, assetPaths, double };
   if (!found) {
     req.resume();
     return sendJson(req, res, 404, {
       error: "no_control_route",
       message: `The control plane has no ${method} ${path}.`,
-      routes: CONTROL_ROUTES.map((r) => `${r.method} ${CONTROL_PREFIX}${r.path}`).sort(),
+      routes: [
+        ...CONTROL_ROUTES.map((r) => `${r.method} ${CONTROL_PREFIX}${r.path}`),
+        ...DOUBLE_ROUTES,
+      ].sort(),
     });
   }
   if (found.id === null) return found.route.handle(ctx, null);

@@ -8,9 +8,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import debug from "debug";
 import { DEFAULT_EPISODE, EpisodeRegistry } from "../episode-registry.js";
+import type { FaultPlan } from "../fault-plan.js";
 import { McpSessions, SESSION_IDLE_MS } from "../mcp/mcp-sessions.js";
-import { handleRequest } from "../runtime/handle-request.js";
-import { sendJson, sendTooLarge, sendTwinResponse } from "../send-response.js";
+import type { JournalEntry } from "../request-journal.js";
+import { dropConnection, sendJson, sendTooLarge, sendTruncated, sendTwinResponse } from "../send-response.js";
+import { TestDouble } from "../test-double.js";
 import type { TwinAsset, TwinBundle } from "../twin-bundle.js";
 import { missingEpisode } from "../unknown-episode.js";
 import { AssetFiles } from "./asset-files-io.js";
@@ -39,6 +41,12 @@ export interface TwinServerOptions {
   sessionIdleMs?: number;
   /** The clock idle sessions are measured by (default `Date.now`; tests inject one). */
   now?: () => number;
+  /** Latency and faults every episode starts with (`--latency`, `--faults`). */
+  faults?: FaultPlan;
+  /** Entries each episode's request journal keeps (default 1000). */
+  journalCapacity?: number;
+  /** Called once per request answered (twin, MCP tool call, asset): `apptwin serve --log`. */
+  onRequest?: (entry: JournalEntry) => void;
 }
 
 /** How long a client may take to send a request head. */
@@ -51,6 +59,8 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export interface TwinServer {
   server: Server;
   registry: EpisodeRegistry;
+  /** The request journals, latency and faults of the episodes. */
+  double: TestDouble;
   /** Binds to host:port (port 0: any free port) and resolves the base URL. */
   listen(port: number, host: string): Promise<string>;
   /** Closes MCP sessions and the server. */
@@ -63,6 +73,8 @@ interface Routes {
   registry: EpisodeRegistry;
   assets: AssetFiles;
   mcp: McpSessions;
+  double: TestDouble;
+  onRequest?: (entry: JournalEntry) => void;
   /** The bound on a request body. */
   limit: number;
   loopbackOnly: boolean;
@@ -95,7 +107,25 @@ async function sendAsset(
   asset: TwinAsset,
 ): Promise<void> {
   req.resume();
+  const started = performance.now();
   const loaded = await r.assets.load(asset);
+  r.onRequest?.({
+    seq: 0,
+    time: new Date().toISOString(),
+    episode: "-",
+    via: "http",
+    tool: null,
+    method: req.method ?? "GET",
+    path,
+    query: "",
+    body: null,
+    status: loaded ? loaded.status : 404,
+    served_by: "asset",
+    rule: null,
+    fault: null,
+    latency_ms: 0,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+  });
   if (!loaded) {
     return sendJson(req, res, 404, {
       error: "asset_unreadable",
@@ -111,6 +141,7 @@ async function sendAsset(
 
 /** Any other path: the runtime answers on the episode named by `x-apptwin-episode` (`default` when absent). */
 async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const started = performance.now();
   const episodeId = req.headers["x-apptwin-episode"];
   const name = typeof episodeId === "string" ? episodeId : DEFAULT_EPISODE;
   const episode = r.registry.get(name);
@@ -123,16 +154,20 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
-  const answer = handleRequest(r.bundle.model, episode, {
+  const request = {
     method: req.method ?? "GET",
     path: url.pathname,
     query: [...url.searchParams.entries()],
     headers,
     body: parseTwinBody(req.headers["content-type"], read.bytes),
-  });
+  };
+  const outcome = await r.double.serve(episode, request, { via: "http", started });
+  if (outcome.kind === "drop") return dropConnection(req, res);
+  const answer = outcome.answer;
   if (answer.served_by === "miss" && answer.body?.kind === "json") {
     (answer.body.value as Record<string, unknown>).assets = r.assets.paths();
   }
+  if (outcome.kind === "truncate") return sendTruncated(req, res, answer, outcome.keep);
   sendTwinResponse(req, res, answer);
 }
 
@@ -147,7 +182,7 @@ async function route(r: Routes, req: IncomingMessage, res: ServerResponse): Prom
   const path = url.pathname;
   if (path === "/mcp") return routeMcp(r, req, res);
   if (path.startsWith(CONTROL_PREFIX))
-    return handleControl(req, res, path, r.registry, r.bundle, r.assets.paths());
+    return handleControl(req, res, path, r.registry, r.bundle, r.assets.paths(), r.double);
   const asset = req.method === "GET" || req.method === "HEAD" ? r.assets.find(path) : undefined;
   if (asset) return sendAsset(r, req, res, path, asset);
   return routeTwin(r, req, res, url);
@@ -166,11 +201,18 @@ function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
 export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {}): TwinServer {
   const registry = new EpisodeRegistry(bundle.model, bundle.seed, opts.maxEpisodes);
   const idleMs = opts.sessionIdleMs ?? SESSION_IDLE_MS;
+  const double = new TestDouble(bundle.model, {
+    plan: opts.faults,
+    journalCapacity: opts.journalCapacity,
+    onEntry: opts.onRequest,
+  });
   const routes: Routes = {
     bundle,
     registry,
     assets: new AssetFiles(bundle.manifest.assets, bundle.assetsDir),
-    mcp: new McpSessions(bundle, registry, { idleMs, now: opts.now ?? Date.now }),
+    mcp: new McpSessions(bundle, registry, { idleMs, now: opts.now ?? Date.now }, double),
+    double,
+    onRequest: opts.onRequest,
     limit: opts.maxBodyBytes ?? MAX_BODY_BYTES,
     loopbackOnly: (opts.allowedHosts ?? "loopback") === "loopback",
   };
@@ -189,6 +231,7 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
   return {
     server,
     registry,
+    double,
     listen: (port, host) =>
       new Promise((resolveUrl, reject) => {
         server.once("error", reject);

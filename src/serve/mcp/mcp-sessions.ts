@@ -15,6 +15,7 @@ import debug from "debug";
 import { type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.js";
 import type { Episode } from "../runtime/twin-types.js";
 import { sendJson } from "../send-response.js";
+import type { TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { missingEpisode } from "../unknown-episode.js";
 import { createTwinMcpServer } from "./twin-mcp-server.js";
@@ -43,6 +44,8 @@ export class McpSessions {
       idleMs: SESSION_IDLE_MS,
       now: Date.now,
     },
+    /** Journals, latency and faults of the tool calls (the HTTP twin's, so both ways in share them). */
+    private readonly double?: TestDouble,
   ) {}
 
   /** Handles one request to `/mcp` (body already read and parsed when it was a POST). */
@@ -110,7 +113,7 @@ export class McpSessions {
       },
     });
     transport.onclose = () => this.forget(id);
-    const server = createTwinMcpServer(this.bundle, episode);
+    const server = createTwinMcpServer(this.bundle, episode, this.double);
     await server.connect(transport);
     await transport.handleRequest(req, res, parsedBody);
     if (!started) {

@@ -12,13 +12,13 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { APPTWIN_VERSION } from "../../version.js";
-import { handleRequest } from "../runtime/handle-request.js";
-import type { Episode, TwinResponse } from "../runtime/twin-types.js";
+import type { Episode } from "../runtime/twin-types.js";
+import { type DoubleAnswer, type DoubleOutcome, TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { toolRequest } from "./tool-request.js";
 
 /** The body of an answer as a tool result carries it: JSON as is, text as a string. */
-function resultBody(answer: TwinResponse): unknown {
+function resultBody(answer: DoubleAnswer): unknown {
   const b = answer.body;
   if (b === null) return null;
   return b.kind === "json" ? b.value : b.text;
@@ -29,7 +29,7 @@ function errorResult(text: string): CallToolResult {
 }
 
 /** Turns a twin answer into a tool result; a miss or a withheld endpoint is an error result with the hint. */
-export function toolResult(answer: TwinResponse): CallToolResult {
+export function toolResult(answer: DoubleAnswer): CallToolResult {
   const structured = { status: answer.status, body: resultBody(answer) };
   const text = JSON.stringify(structured);
   const failed = answer.served_by === "miss" || answer.served_by === "withheld";
@@ -40,8 +40,38 @@ export function toolResult(answer: TwinResponse): CallToolResult {
   };
 }
 
-/** Creates an MCP server offering the bundle's tools against one episode. */
-export function createTwinMcpServer(bundle: TwinBundle, episode: Episode): Server {
+/** The bytes of an answer's body as the HTTP twin would send them. */
+function bodyText(answer: DoubleAnswer): string {
+  const b = answer.body;
+  if (b === null) return "";
+  if (b.kind === "json") return JSON.stringify(b.value);
+  return b.kind === "text" ? b.text : Buffer.from(b.text, "base64").toString("latin1");
+}
+
+/**
+ * A tool result for what the double decided: the answer, or, for a dropped connection or a cut-off answer, an
+ * error result that reads like the failure an HTTP client would meet, so an agent's recovery is what is tested.
+ */
+export function outcomeResult(outcome: DoubleOutcome): CallToolResult {
+  if (outcome.kind === "answer") return toolResult(outcome.answer);
+  if (outcome.kind === "drop") {
+    return errorResult(
+      "The app closed the connection before answering (socket hang up). Nothing says whether the request took effect; the call may be retried.",
+    );
+  }
+  const text = bodyText(outcome.answer);
+  const kept = text.slice(0, Math.floor(text.length * outcome.keep));
+  return errorResult(
+    `The app's answer (status ${outcome.answer.status}) was cut off after ${kept.length} of ${text.length} bytes (premature close): ${kept}`,
+  );
+}
+
+/**
+ * Creates an MCP server offering the bundle's tools against one episode; calls go through `double` (the HTTP
+ * twin's, for journals and faults shared with HTTP), else through a double of their own without faults.
+ */
+export function createTwinMcpServer(bundle: TwinBundle, episode: Episode, double?: TestDouble): Server {
+  const through = double ?? new TestDouble(bundle.model);
   const server = new Server(
     { name: `apptwin-${bundle.manifest.name}`, version: APPTWIN_VERSION },
     {
@@ -69,7 +99,8 @@ export function createTwinMcpServer(bundle: TwinBundle, episode: Episode): Serve
     }
     const built = toolRequest(tool, request.params.arguments ?? {});
     if ("problems" in built) return errorResult(built.problems.join("\n"));
-    return toolResult(handleRequest(bundle.model, episode, built.request));
+    const outcome = await through.serve(episode, built.request, { via: "mcp", tool: tool.name });
+    return outcomeResult(outcome);
   });
   return server;
 }

@@ -1,0 +1,255 @@
+/**
+ * What makes the twin a test double people already know how to use, shared
+ * by the HTTP and MCP adapters: every request goes through `serve`, which
+ * applies the episode's fault plan (a delay, then a fault or the runtime's
+ * answer) and writes the episode's request journal from the answer the
+ * runtime gave. Per episode: its journal, its plan (the server's unless set
+ * over the control plane), how often each limited fault has hit, and a PRNG
+ * seeded by the episode, so the same run meets the same faults and delays.
+ */
+import type { Model } from "../model/model-schema.js";
+import { faultAnswer } from "./fault-answer.js";
+import {
+  explainLatency,
+  type FaultPlan,
+  type Latency,
+  MAX_DELAY_MS,
+  NO_FAULTS,
+  type RouteRule,
+} from "./fault-plan.js";
+import {
+  DEFAULT_JOURNAL_CAPACITY,
+  type JournalEntry,
+  journalBody,
+  RequestJournal,
+} from "./request-journal.js";
+import { handleRequest } from "./runtime/handle-request.js";
+import { hashSeed, nextWord } from "./runtime/prng.js";
+import { matchRoute } from "./runtime/route-table.js";
+import type { Episode, TwinRequest, TwinResponse } from "./runtime/twin-types.js";
+import { unrecordedBodyHeaders } from "./unrecorded-body.js";
+
+/** A runtime answer, or a fault's: `served_by` is the runtime's kind or `fault`. */
+export type DoubleAnswer = Omit<TwinResponse, "served_by"> & { served_by: string };
+
+/** What the adapter sends: an answer, nothing (the connection drops), or an answer cut off after `keep` of its bytes. */
+export type DoubleOutcome =
+  | { kind: "answer"; answer: DoubleAnswer }
+  | { kind: "drop" }
+  | { kind: "truncate"; answer: DoubleAnswer; keep: number };
+
+/** How a request reached the twin. */
+export interface RequestMeta {
+  via: "http" | "mcp";
+  /** The MCP tool called (via mcp). */
+  tool?: string;
+  /** When the request arrived, by `now` (so the journal's ms include reading the body). */
+  started?: number;
+}
+
+/** Options of the double. */
+export interface TestDoubleOptions {
+  /** The plan every episode starts with (`--latency`, `--faults`). */
+  plan?: FaultPlan;
+  /** Entries each episode's journal keeps (default 1000; 0 keeps none but still counts). */
+  journalCapacity?: number;
+  /** Called with every journal entry (`apptwin serve --log`). */
+  onEntry?: (entry: JournalEntry) => void;
+  /** Waits `ms` (default a timer; tests may inject one). */
+  sleep?: (ms: number) => Promise<void>;
+  /** A monotonic clock in ms (default `performance.now`). */
+  now?: () => number;
+}
+
+/** The share of the body a `truncate` fault keeps by default. */
+export const DEFAULT_TRUNCATE_KEEP = 0.5;
+
+interface EpisodeDouble {
+  journal: RequestJournal;
+  /** The episode's own plan, set over the control plane; undefined: the server's. */
+  plan?: FaultPlan;
+  /** Per rule index of the plan in force: how often its fault has hit. */
+  hits: number[];
+  prng: [number, number, number, number];
+}
+
+/** The rule of a plan that decides a request, or undefined. */
+function ruleFor(plan: FaultPlan, req: TwinRequest, tool: string | null, template: string | null): number {
+  return plan.routes.findIndex((r) => selects(r, req, tool, template));
+}
+
+/** True when a rule's route selects the request (see RouteRuleSchema for the forms). */
+export function selects(
+  rule: RouteRule,
+  req: TwinRequest,
+  tool: string | null,
+  template: string | null,
+): boolean {
+  const space = rule.route.indexOf(" ");
+  if (space < 0) return rule.route === tool;
+  const method = rule.route.slice(0, space);
+  const path = rule.route.slice(space + 1);
+  if (method !== "*" && method !== req.method.toUpperCase()) return false;
+  if (path.endsWith("/*")) return req.path === path.slice(0, -2) || req.path.startsWith(path.slice(0, -1));
+  return path === req.path || (template !== null && path === template);
+}
+
+/** A uniform draw in [0, 1) from the episode's PRNG. */
+function uniform(s: [number, number, number, number]): number {
+  return nextWord(s) / 2 ** 32;
+}
+
+/** A delay drawn from a latency shape, whole ms, within [0, MAX_DELAY_MS]. */
+export function drawDelay(l: Latency | undefined, s: [number, number, number, number]): number {
+  if (l === undefined) return 0;
+  let ms: number;
+  if ("fixed_ms" in l) ms = l.fixed_ms;
+  else if ("median_ms" in l) {
+    // Box-Muller: a standard normal from two uniforms, then e^(sigma z) around the median.
+    const z = Math.sqrt(-2 * Math.log(1 - uniform(s))) * Math.cos(2 * Math.PI * uniform(s));
+    ms = Math.max(l.min_ms ?? 0, l.median_ms * Math.exp(l.sigma * z));
+  } else ms = l.min_ms + uniform(s) * (l.max_ms - l.min_ms);
+  return Math.min(MAX_DELAY_MS, Math.round(ms));
+}
+
+/** The journal, latency and faults of one twin server. */
+export class TestDouble {
+  private readonly episodes = new WeakMap<Episode, EpisodeDouble>();
+  private readonly plan: FaultPlan;
+  private readonly capacity: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly model: Model,
+    private readonly opts: TestDoubleOptions = {},
+  ) {
+    this.plan = opts.plan ?? NO_FAULTS;
+    this.capacity = opts.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
+    this.now = opts.now ?? (() => performance.now());
+  }
+
+  private of(episode: Episode): EpisodeDouble {
+    let d = this.episodes.get(episode);
+    if (!d) {
+      d = {
+        journal: new RequestJournal(this.capacity),
+        hits: [],
+        prng: hashSeed(`apptwin-faults:${episode.id}:${episode.seed}`),
+      };
+      this.episodes.set(episode, d);
+    }
+    return d;
+  }
+
+  /** The episode's request journal. */
+  journal(episode: Episode): RequestJournal {
+    return this.of(episode).journal;
+  }
+
+  /** The plan in force for the episode and where it comes from. */
+  planOf(episode: Episode): { plan: FaultPlan; source: "server" | "episode" } {
+    const own = this.of(episode).plan;
+    return own ? { plan: own, source: "episode" } : { plan: this.plan, source: "server" };
+  }
+
+  /** Gives the episode its own plan (null: back to the server's); limited faults count again from zero. */
+  setPlan(episode: Episode, plan: FaultPlan | null): void {
+    const d = this.of(episode);
+    d.plan = plan ?? undefined;
+    d.hits = [];
+  }
+
+  /** The episode starts again: its journal is emptied and limited faults count from zero; its plan stays. */
+  reset(episode: Episode): void {
+    const d = this.of(episode);
+    d.journal.clear();
+    d.hits = [];
+    d.prng = hashSeed(`apptwin-faults:${episode.id}:${episode.seed}`);
+  }
+
+  /** The plan in force, one sentence per part, for the control plane. */
+  describe(episode: Episode): string[] {
+    const { plan } = this.planOf(episode);
+    const lines = plan.latency ? [`every request: ${explainLatency(plan.latency)}`] : [];
+    for (const r of plan.routes) {
+      const parts = [r.latency ? explainLatency(r.latency) : null, r.fault ? `fault ${r.fault.kind}` : null];
+      const when = [
+        r.probability !== undefined ? `probability ${r.probability}` : null,
+        r.times ? `the next ${r.times} times` : null,
+      ];
+      lines.push(`${r.route}: ${[...parts, ...when].filter((x) => x !== null).join(", ")}`);
+    }
+    return lines;
+  }
+
+  /** Answers one request on the episode: delay, then a fault or the runtime's answer; journals it. */
+  async serve(episode: Episode, req: TwinRequest, meta: RequestMeta): Promise<DoubleOutcome> {
+    const started = meta.started ?? this.now();
+    const d = this.of(episode);
+    const { plan } = this.planOf(episode);
+    const m = matchRoute(this.model, req.method, req.path);
+    const tool = m?.route.endpoint.tool_name ?? meta.tool ?? null;
+    const index = ruleFor(plan, req, tool, m?.route.endpoint.template ?? null);
+    const rule = index >= 0 ? plan.routes[index] : undefined;
+    const delay = drawDelay(rule?.latency ?? plan.latency, d.prng);
+    const fault = rule?.fault && this.hits(d, index, rule) ? rule.fault : undefined;
+    if (delay > 0) await this.sleep(delay);
+
+    let outcome: DoubleOutcome;
+    if (fault?.kind === "drop") outcome = { kind: "drop" };
+    else if (fault?.kind === "status") {
+      const a = faultAnswer(this.model, fault.status, tool, fault.body);
+      const headers = { ...a.headers, "x-apptwin-fault": "status", "x-apptwin-fault-body": a.source };
+      outcome = {
+        kind: "answer",
+        answer: { status: a.status, headers, body: a.body, served_by: "fault", rule: tool },
+      };
+    } else {
+      const answer: DoubleAnswer = handleRequest(this.model, episode, req);
+      Object.assign(answer.headers, unrecordedBodyHeaders(this.model, req, answer));
+      if (fault?.kind === "truncate") {
+        answer.headers["x-apptwin-fault"] = "truncate";
+        outcome = { kind: "truncate", answer, keep: fault.keep ?? DEFAULT_TRUNCATE_KEEP };
+      } else outcome = { kind: "answer", answer };
+    }
+    const answered = outcome.kind === "drop" ? null : outcome.answer;
+    const entry = d.journal.record({
+      time: new Date().toISOString(),
+      episode: episode.id,
+      via: meta.via,
+      tool: meta.tool ?? null,
+      method: req.method.toUpperCase(),
+      path: req.path,
+      query: new URLSearchParams(req.query).toString(),
+      body: requestBody(req),
+      status: answered?.status ?? null,
+      served_by: answered?.served_by ?? "fault",
+      rule: answered?.rule ?? tool,
+      fault: fault?.kind ?? null,
+      latency_ms: delay,
+      ms: Math.round((this.now() - started) * 10) / 10,
+    });
+    this.opts.onEntry?.(entry);
+    return outcome;
+  }
+
+  /** True when the rule's fault hits this request (probability, then the count left); counts the hit. */
+  private hits(d: EpisodeDouble, index: number, rule: RouteRule): boolean {
+    if (rule.probability !== undefined && uniform(d.prng) >= rule.probability) return false;
+    const used = d.hits[index] ?? 0;
+    if (rule.times !== undefined && used >= rule.times) return false;
+    d.hits[index] = used + 1;
+    return true;
+  }
+}
+
+/** The request body as the journal keeps it. */
+function requestBody(req: TwinRequest): unknown {
+  const b = req.body;
+  if (b === null) return null;
+  if (b.kind === "json") return journalBody(b.value);
+  if (b.kind === "form") return journalBody(Object.fromEntries(b.fields));
+  return journalBody(b.text);
+}
