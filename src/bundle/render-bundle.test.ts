@@ -132,15 +132,16 @@ describe("collectAssets", () => {
 });
 
 describe("bundleName", () => {
-  it("prefers the flag, then the scenario name, then app", () => {
+  it("prefers the flag, then the evidence's name (scenario, HAR file), then app", () => {
     const e = itemsEvidence();
     expect(bundleName(e, "mine")).toBe("mine");
     expect(bundleName(e)).toBe("items-basic");
-    expect(
+    const har = (fileName: string) =>
       bundleName({
         ...e,
-        source: { kind: "har", scenario: null, har: { file_name: "x.har", creator: "c" }, merged: null },
-      }),
-    ).toBe("app");
+        source: { kind: "har", scenario: null, har: { file_name: fileName, creator: "c" }, merged: null },
+      });
+    expect(har("shop recording.har")).toBe("shop-recording");
+    expect(har(".har")).toBe("app");
   });
 });

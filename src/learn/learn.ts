@@ -3,6 +3,7 @@
  * state and the facts coverage reports on out. No I/O, no clock, no
  * randomness: the same evidence always gives the same model.
  */
+
 import type { Evidence } from "../evidence/evidence-schema.js";
 import {
   type Collection,
@@ -14,13 +15,16 @@ import {
   type WriteRule,
 } from "../model/model-schema.js";
 import { type LearnWarning, selectApiRecords } from "./api-records.js";
+import { learnAuth } from "./auth-schemes.js";
 import { type FoundCollection, findCollections } from "./collections.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
+import { operationExamples } from "./operation-examples.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
+import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations } from "./validation-rules.js";
 import { assembleWriteRules } from "./write-rule-assembly.js";
 import { type LearnOptions, learnWrite, type WriteJudgement } from "./write-rules.js";
@@ -175,6 +179,8 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   );
   const rules = assembleWriteRules(served, targeted, idSequences);
   const endpoints = endpointModels(groups, found, targets, judged, rules, signIns);
+  const unrecorded = findUnrecordedBodies(groups);
+  warnings.push(...unrecorded.warnings);
 
   const model: Model = {
     schema_version: MODEL_SCHEMA_VERSION,
@@ -188,6 +194,9 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     validations: validations.sort((a, b) =>
       a.tool_name !== b.tool_name ? (a.tool_name < b.tool_name ? -1 : 1) : a.field < b.field ? -1 : 1,
     ),
+    auth: learnAuth(groups),
+    examples: operationExamples(groups),
+    unrecorded_bodies: unrecorded.unrecorded,
   };
   return {
     model,

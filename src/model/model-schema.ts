@@ -245,6 +245,20 @@ export const ExamplesSchema = z.strictObject({
   request: z.unknown().optional(),
   /** Status → the first recorded JSON body answered with it. */
   responses: z.record(z.string(), z.unknown()),
+  /**
+   * Query parameter → the distinct values sent (sorted, at most 20), how many requests sent it, and the type every
+   * value sent has (`integer`, `boolean`: true/false, else `string`).
+   */
+  query: z
+    .record(
+      z.string(),
+      z.strictObject({
+        values: z.array(z.string()),
+        seen: z.number().int(),
+        type: z.enum(["integer", "boolean", "string"]),
+      }),
+    )
+    .optional(),
 });
 
 /**
