@@ -57,7 +57,8 @@ describe("Prism proxy in front of the twin", () => {
     it(`reports no violation for the recorded requests of the ${name} bundle`, async () => {
       const { requests, violations } = await prismProxyCheck(bundles[name]!);
       console.log(`prism ${name}: ${requests} recorded requests, ${violations.length} with violations`);
-      for (const v of violations) console.log(`  ${v.request} → ${v.status}: ${v.violations.map((x) => x.message).join("; ")}`);
+      for (const v of violations)
+        console.log(`  ${v.request} → ${v.status}: ${v.violations.map((x) => x.message).join("; ")}`);
       expect(requests).toBeGreaterThan(10);
       expect(violations).toEqual([]);
     }, 120_000);

@@ -106,12 +106,12 @@ export function parseFaultPlan(value: unknown, file: string): FaultPlan {
  */
 export function parseLatencyFlag(text: string): Latency {
   const t = text.trim();
+  const range = /^(\d+)\s*-\s*(\d+)$/.exec(t);
+  const lognormal = /^lognormal:(\d+):(\d+(?:\.\d+)?)$/.exec(t);
   let latency: unknown;
-  let m: RegExpExecArray | null;
   if (/^\d+$/.test(t)) latency = { fixed_ms: Number(t) };
-  else if ((m = /^(\d+)\s*-\s*(\d+)$/.exec(t))) latency = { min_ms: Number(m[1]), max_ms: Number(m[2]) };
-  else if ((m = /^lognormal:(\d+):(\d+(?:\.\d+)?)$/.exec(t)))
-    latency = { median_ms: Number(m[1]), sigma: Number(m[2]) };
+  else if (range) latency = { min_ms: Number(range[1]), max_ms: Number(range[2]) };
+  else if (lognormal) latency = { median_ms: Number(lognormal[1]), sigma: Number(lognormal[2]) };
   const parsed = LatencySchema.safeParse(latency);
   if (parsed.success) return parsed.data;
   throw new UserError(

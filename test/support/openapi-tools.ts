@@ -29,7 +29,11 @@ export interface LintProblem {
 }
 
 /** `redocly lint --format=json` over a bundle's openapi.json: its totals and problems. */
-export function redoclyLint(bundleDir: string): { errors: number; warnings: number; problems: LintProblem[] } {
+export function redoclyLint(bundleDir: string): {
+  errors: number;
+  warnings: number;
+  problems: LintProblem[];
+} {
   const r = spawnSync(process.execPath, [REDOCLY, "lint", join(bundleDir, "openapi.json"), "--format=json"], {
     encoding: "utf8",
     env: { ...process.env, ...QUIET },
@@ -37,7 +41,12 @@ export function redoclyLint(bundleDir: string): { errors: number; warnings: numb
   });
   const out = JSON.parse(r.stdout) as {
     totals: { errors: number; warnings: number };
-    problems: { ruleId: string; severity: "error" | "warn"; message: string; location: { pointer: string }[] }[];
+    problems: {
+      ruleId: string;
+      severity: "error" | "warn";
+      message: string;
+      location: { pointer: string }[];
+    }[];
   };
   return {
     errors: out.totals.errors,
@@ -96,8 +105,17 @@ export function recordedApiRequests(evidence: Evidence): EvidenceRecord[] {
     const url = new URL(r.request.url);
     const method = r.request.method.toUpperCase();
     const api =
-      r.resource_type === "xhr" || r.resource_type === "fetch" || r.initiator === "request-step" || method !== "GET";
-    return api && url.origin === evidence.app_origin && r.response !== null && r.failure === null && r.response.status !== 304;
+      r.resource_type === "xhr" ||
+      r.resource_type === "fetch" ||
+      r.initiator === "request-step" ||
+      method !== "GET";
+    return (
+      api &&
+      url.origin === evidence.app_origin &&
+      r.response !== null &&
+      r.failure === null &&
+      r.response.status !== 304
+    );
   });
 }
 
@@ -115,7 +133,9 @@ export interface PrismViolation {
  * Serves the bundle, puts Prism in front of it and sends every recorded API request of its evidence through it in
  * order, on one episode; returns how many were sent and every violation Prism reported.
  */
-export async function prismProxyCheck(bundleDir: string): Promise<{ requests: number; violations: PrismViolation[] }> {
+export async function prismProxyCheck(
+  bundleDir: string,
+): Promise<{ requests: number; violations: PrismViolation[] }> {
   const bundle = await readBundle(bundleDir);
   const evidence = JSON.parse(readFileSync(join(bundleDir, "evidence.json"), "utf8")) as Evidence;
   const twin = createTwinServer(bundle);
