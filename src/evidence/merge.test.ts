@@ -66,6 +66,8 @@ describe("mergeEvidence", () => {
       scenario: null,
       har: null,
       merged: [early.evidence_id, late.evidence_id],
+      // The sources' names, in merge order: a bundle of the merge is named after them.
+      names: ["early", "late"],
     });
     expect(m.steps.map((s) => s.step_id)).toEqual(["early-1", "late-1"]);
     expect(m.warnings.map((w) => w.pointer)).toEqual([
