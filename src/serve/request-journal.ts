@@ -5,7 +5,7 @@
  * past `capacity` the oldest entries go and `dropped` counts them. Filters
  * and counts are what verification asks ("was POST /api/items called twice?").
  */
-import { isCredentialName } from "../evidence/credential-name.js";
+import { isCredentialName } from "../util/credential-name.js";
 
 /** One request an episode received and how it was answered. */
 export interface JournalEntry {
