@@ -1,6 +1,6 @@
 /**
  * The house rules, checked by reading imports:
- * - the pure core (learn, coverage, bundle, scenario, serve/runtime) reaches
+ * - the pure core (learn, coverage, tasks, bundle, scenario, serve/runtime, eval) reaches
  *   for no Playwright, socket, file system, clock or randomness; only
  *   src/capture imports Playwright;
  * - the pipeline runs one way (like Playwright's DEPS.list): a stage imports
@@ -29,7 +29,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const PURE = ["src/scenario", "src/learn", "src/coverage", "src/bundle", "src/serve/runtime"];
+const PURE = [
+  "src/scenario",
+  "src/learn",
+  "src/coverage",
+  "src/tasks",
+  "src/bundle",
+  "src/serve/runtime",
+  "src/eval",
+];
 const IMPURE_IMPORT =
   /from\s+["'](?:playwright|playwright-core|node:fs|fs|node:fs\/promises|fs\/promises|node:http|http|node:https|node:net|net|undici|node:child_process)["']/;
 const CLOCK_OR_RANDOM = /Date\.now\(|new Date\(\)|Math\.random\(|performance\.now\(|crypto\.random/;
@@ -39,7 +47,18 @@ const BASE = ["errors", "util", "version.ts"];
 /** The contracts between stages: the Evidence capture writes and learn reads, the Model learn writes and the rest read. */
 const CONTRACTS = ["evidence", "model"];
 /** The stages in pipeline order: each may import the ones before it, never one after it. */
-const PIPELINE = ["scenario", "capture", "learn", "coverage", "bundle", "serve", "fidelity", "eval", "mcp"];
+const PIPELINE = [
+  "scenario",
+  "capture",
+  "learn",
+  "coverage",
+  "tasks",
+  "bundle",
+  "serve",
+  "fidelity",
+  "eval",
+  "mcp",
+];
 
 /** What each part of src/ may import, besides itself and packages. */
 const DEPS: Record<string, readonly string[]> = {

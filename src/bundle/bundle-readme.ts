@@ -5,6 +5,8 @@
  */
 import type { Coverage } from "../coverage/coverage-schema.js";
 import type { Model } from "../model/model-schema.js";
+import type { TasksFile } from "../tasks/task-schema.js";
+import { tasksReadme } from "../tasks/tasks-readme.js";
 import type { ToolDefinition } from "./bundle-schema.js";
 
 function cell(text: string): string {
@@ -17,8 +19,9 @@ export function renderReadme(input: {
   model: Model;
   tools: ToolDefinition[];
   coverage: Coverage;
+  tasks: TasksFile;
 }): string {
-  const { name, model, tools, coverage } = input;
+  const { name, model, tools, coverage, tasks } = input;
   const lines: string[] = [
     `# ${name} — apptwin environment`,
     "",
@@ -48,8 +51,8 @@ export function renderReadme(input: {
       );
     }
   }
+  lines.push("", ...tasksReadme(tasks));
   lines.push(
-    "",
     "## How to run it",
     "",
     "```sh",
@@ -66,7 +69,7 @@ export function renderReadme(input: {
     "- `model.json`, `state.json`: the learned endpoints, collections and rules, and the seed state",
     "- `tools.json`, `openapi.json`: the MCP tools and an OpenAPI 3.1 description",
     "- `coverage.json`: what is served, replayed and withheld, and why",
-    "- `tasks.json`: evaluation tasks",
+    "- `tasks.json`: evaluation tasks with graders and oracle solutions (see Tasks)",
     "- `assets/`: the recorded pages, scripts and styles, for the browsable twin",
     "",
   );

@@ -1,7 +1,8 @@
 /**
  * The bundle's own file formats (`schema_version: 1`): the manifest that
- * lists and fingerprints every file, the tools file, the seed state file and
- * the tasks placeholder, plus the `Bundle` a reader hands to serve and eval.
+ * lists and fingerprints every file, the tools file and the seed state file,
+ * plus the `Bundle` a reader hands to serve and eval (tasks.json has its own
+ * schema in src/eval/task-schema.ts).
  */
 import { z } from "zod";
 import type { Coverage } from "../coverage/coverage-schema.js";
@@ -67,12 +68,6 @@ export const ToolsFileSchema = z.strictObject({
 
 /** `state.json`: the seed state with its format version. */
 export const StateFileSchema = SeedStateSchema.extend({ schema_version: z.literal(BUNDLE_SCHEMA_VERSION) });
-
-/** `tasks.json`: a placeholder until the eval stage writes real tasks. */
-export const TasksFileSchema = z.object({
-  schema_version: z.literal(BUNDLE_SCHEMA_VERSION),
-  tasks: z.array(z.unknown()),
-});
 
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 export type ManifestAsset = z.infer<typeof ManifestAssetSchema>;

@@ -5,10 +5,13 @@ import {
   ITEMS_SEED,
   itemsEvidence,
 } from "../../test/fixtures/bundle/items-model.js";
+import { generateTasks } from "../tasks/generate-tasks.js";
+import { TasksFileSchema } from "../tasks/task-schema.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { collectAssets, sha256Hex } from "./bundle-assets.js";
-import { ManifestSchema, TasksFileSchema } from "./bundle-schema.js";
+import { ManifestSchema } from "./bundle-schema.js";
 import { type BundleContent, bundleName, renderBundleFiles } from "./render-bundle.js";
+import { toolsFromModel } from "./tool-definitions.js";
 
 const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
 
@@ -79,14 +82,15 @@ describe("renderBundleFiles", () => {
     ]);
   });
 
-  it("writes canonical JSON with a trailing newline and the tasks placeholder", () => {
+  it("writes canonical JSON with a trailing newline and the generated tasks", () => {
     const files = renderBundleFiles(content());
     for (const [path, bytes] of files) {
       if (!path.endsWith(".json") || path.startsWith("assets/")) continue;
       expect(text(bytes), path).toBe(canonicalJson(JSON.parse(text(bytes))));
     }
     const tasks = TasksFileSchema.parse(JSON.parse(text(files.get("tasks.json"))));
-    expect(tasks.tasks).toEqual([]);
+    const c = content();
+    expect(tasks).toEqual(generateTasks(c.model, c.seed, toolsFromModel(c.model)));
     expect(JSON.parse(text(files.get("state.json")))).toEqual({ schema_version: 1, ...ITEMS_SEED });
   });
 

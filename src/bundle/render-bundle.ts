@@ -9,6 +9,7 @@ import { UserError } from "../errors/user-error.js";
 import { evidenceName } from "../evidence/evidence-name.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Model, SeedState } from "../model/model-schema.js";
+import { generateTasks } from "../tasks/generate-tasks.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { APPTWIN_VERSION } from "../version.js";
 import { collectAssets, sha256Hex } from "./bundle-assets.js";
@@ -29,10 +30,6 @@ export interface BundleContent {
   coverage: Coverage;
 }
 
-/** The note tasks.json carries until the eval stage generates tasks. */
-export const TASKS_PLACEHOLDER_NOTE =
-  "No tasks yet: task generation (smoke, retrieval and write tasks with oracle solutions) comes with the eval stage.";
-
 const encoder = new TextEncoder();
 
 function json(value: unknown): Uint8Array {
@@ -47,15 +44,16 @@ function byPath<T extends { path: string }>(a: T, b: T): number {
 export function renderBundleFiles(content: BundleContent): Map<string, Uint8Array> {
   const { name, evidence, model, seed, coverage } = content;
   const tools = toolsFromModel(model);
+  const tasks = generateTasks(model, seed, tools);
   const { assets, files: assetFiles } = collectAssets(evidence);
   const files = new Map<string, Uint8Array>([
-    ["README.md", encoder.encode(renderReadme({ name, model, tools, coverage }))],
+    ["README.md", encoder.encode(renderReadme({ name, model, tools, coverage, tasks }))],
     ["coverage.json", json(coverage)],
     ["evidence.json", json(evidence)],
     ["model.json", json(model)],
     ["openapi.json", json(openApiFromModel(model, name, APPTWIN_VERSION))],
     ["state.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, ...seed })],
-    ["tasks.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, note: TASKS_PLACEHOLDER_NOTE, tasks: [] })],
+    ["tasks.json", json(tasks)],
     ["tools.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, tools })],
     ...assetFiles,
   ]);

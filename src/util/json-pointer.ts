@@ -1,7 +1,7 @@
 /**
  * RFC 6901 pointer tokens, the one spelling learn, coverage and serve share
  * for a body key in a pointer: `~` is `~0`, `/` is `~1`, nothing else is
- * escaped (a pointer is never URI-decoded).
+ * escaped (a pointer is never URI-decoded); and reading a value at a pointer.
  */
 
 /** Escapes one key into a pointer token: `a/b~c` → `a~1b~0c`. */
@@ -22,4 +22,23 @@ export function pointerOf(key: string): string {
 /** The top-level key a one-token pointer names: `/a~1b` → `a/b`. */
 export function keyOfPointer(pointer: string): string {
   return unescapePointerToken(pointer.slice(1));
+}
+
+/** Reads an RFC 6901 pointer (`/a/0/b`) from a value; undefined when absent. */
+export function readPointer(value: unknown, pointer: string): unknown {
+  if (pointer === "") return value;
+  if (!pointer.startsWith("/")) return undefined;
+  let cur: unknown = value;
+  for (const raw of pointer.slice(1).split("/")) {
+    const key = unescapePointerToken(raw);
+    if (cur === null || typeof cur !== "object") return undefined;
+    if (Array.isArray(cur)) {
+      if (!/^(0|[1-9]\d*)$/.test(key)) return undefined;
+      cur = cur[Number(key)];
+    } else {
+      if (!Object.hasOwn(cur, key)) return undefined;
+      cur = (cur as Record<string, unknown>)[key];
+    }
+  }
+  return cur;
 }

@@ -1,0 +1,72 @@
+/**
+ * The words task prompts and grader reasons are made of: field and
+ * collection names as a person says them (`createdAt` → "created at",
+ * `todos` → "todo"), values quoted, and answers spelled out.
+ */
+import { singular } from "../learn/value-kinds.js";
+
+/** A field or collection name as words: camelCase, snake_case and kebab-case split, lower case. */
+export function words(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.]+/g, " ")
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, " ");
+}
+
+/** A collection's plural noun as words (`todo_lists` → "todo lists"). */
+export function pluralNoun(collection: string): string {
+  return words(collection);
+}
+
+/** A collection's singular noun as words (`todo_lists` → "todo list"). */
+export function singularNoun(collection: string): string {
+  const w = words(collection).split(" ");
+  w[w.length - 1] = singular(w[w.length - 1]!);
+  return w.join(" ");
+}
+
+/** A boolean field as an adjective: `done` → "done", `isComplete` → "complete", `is_active` → "active". */
+export function adjective(label: string): string {
+  return label.replace(/^(is|has) /, "");
+}
+
+/** A value inside a sentence: strings in curly quotes, anything else as JSON. */
+export function quoted(value: unknown): string {
+  return typeof value === "string" ? `“${value}”` : JSON.stringify(value);
+}
+
+/** A value in a grader's reason: quoted, and cut to 80 characters. */
+export function shown(value: unknown): string {
+  if (value === undefined) return "absent";
+  const text = quoted(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+/** How an answer spells a value: yes/no for booleans, the text of anything else. */
+export function answerText(value: unknown): string {
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+/** "a" or "an" before a noun. */
+export function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? "an" : "a";
+}
+
+/** Neutral text values for new entities, tried in order until one is not taken. */
+export const NEW_PHRASES = [
+  "Quarterly review",
+  "Spring cleaning",
+  "Team retreat",
+  "Budget check",
+  "Website refresh",
+  "Supplier call",
+  "Office move",
+  "Training plan",
+];
+
+/** Given names for fields whose values are single capitalised words, tried in order. */
+export const NEW_NAMES = ["Jordan", "Alex", "Morgan", "Casey", "Robin", "Taylor"];
