@@ -303,9 +303,9 @@ describe("boards tasks", () => {
             kind: "created",
             collection: "comments",
             fields: [
+              { pointer: "/boardId", value: LAUNCH },
               { pointer: "/author", value: "Jordan" },
               { pointer: "/text", value: "Quarterly review" },
-              { pointer: "/boardId", value: LAUNCH },
             ],
           },
         ],

@@ -6,10 +6,11 @@
  * every judgement is made from the model and the values.
  */
 
-import { isObject, isRedactionMarker, isUuid, looksRandom, readTime } from "../learn/value-kinds.js";
+import { isObject, isRedactionMarker, isUuid, looksRandom } from "../learn/value-kinds.js";
 import type { Collection, Entity, Model, SeedState } from "../model/model-schema.js";
 import { escapePointerToken, readPointer } from "../util/json-pointer.js";
 import { queryForm } from "../util/query-form.js";
+import { timeMs } from "./order-rank.js";
 import { pluralNoun, singularNoun, words } from "./task-words.js";
 
 /** The parts of a bundle tool (tools.json) that generation reads. */
@@ -73,6 +74,8 @@ export interface Unusable {
 const MAX_KEY_LENGTH = 80;
 const MAX_TEXT_LENGTH = 160;
 const MAX_CHOICES = 6;
+/** A value written for machines rather than people: an identifier (`hello-world`, `post_tag`), a URL or a path. */
+const CODED = /^[a-z0-9]+([._-][a-z0-9]+)*$|^[A-Za-z][A-Za-z0-9+.-]*:\/\/|^\//;
 
 function scalar(v: unknown): boolean {
   return typeof v === "string" || typeof v === "number" || typeof v === "boolean";
@@ -101,7 +104,7 @@ function leafPointers(entities: Entity[]): string[] {
 function kindOf(values: unknown[]): FieldKind | null {
   if (values.some(opaque)) return null;
   if (values.every((v) => typeof v === "boolean")) return "boolean";
-  if (values.every((v) => readTime(v) !== null)) return "time";
+  if (values.every((v) => timeMs(v) !== null)) return "time";
   const distinct = new Set(values.map(queryForm)).size;
   const choice = distinct <= MAX_CHOICES && distinct < values.length;
   if (values.every((v) => typeof v === "number")) return "number";
@@ -133,17 +136,24 @@ export function fieldsOf(entities: Entity[], skip: string[]): FieldInfo[] {
   return found.map((f) => ({ ...f, label: labelOf(f.pointer, pointers) }));
 }
 
-/** The key: unique readable text with a letter, at most 80 characters; top level first, then the shortest. */
+/**
+ * The key: unique readable text with a letter, at most 80 characters. A person names things as they read, so a
+ * field whose values look like identifiers (`hello-world`, `jsmith`) comes after one that does not (a title, a
+ * name; a URL or a path is coded too), then a top-level field before a nested one, then the shortest on average.
+ */
 export function keyOf(fields: FieldInfo[]): FieldInfo | null {
-  const mean = (f: FieldInfo) => (f.values as string[]).reduce((n, s) => n + s.length, 0) / f.values.length;
+  const strings = (f: FieldInfo) => f.values as string[];
+  const mean = (f: FieldInfo) => strings(f).reduce((n, s) => n + s.length, 0) / f.values.length;
+  const coded = (f: FieldInfo) => strings(f).filter((s) => CODED.test(s)).length / f.values.length;
   const candidates = fields.filter(
     (f) =>
       f.kind === "text" &&
       f.unique &&
-      (f.values as string[]).every((s) => /\p{L}/u.test(s) && s.length <= MAX_KEY_LENGTH),
+      strings(f).every((s) => /\p{L}/u.test(s) && s.length <= MAX_KEY_LENGTH),
   );
   candidates.sort(
     (a, b) =>
+      coded(a) - coded(b) ||
       a.pointer.split("/").length - b.pointer.split("/").length ||
       mean(a) - mean(b) ||
       (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0),

@@ -1,8 +1,9 @@
 /**
  * Does an answer look like the recording? A body against the JSON Schema
- * learned from the recorded answers (the subset learning writes: type,
- * properties, required, items), and a body against a recorded body, each
- * giving the first place they differ.
+ * learned from the recorded answers — the type of every value the body has
+ * (`type`, `properties`, `items`; a missing or extra field is a matter of
+ * fidelity, measured by `apptwin fidelity`, not of this smoke check) — and a
+ * body against a recorded body, each giving the first place they differ.
  */
 
 import { isObject } from "../learn/value-kinds.js";
@@ -32,9 +33,6 @@ export function schemaMismatch(schema: Record<string, unknown>, value: unknown, 
   if (types.length > 0 && !types.some((t) => fits(t, value)))
     return `${where} is ${typeOf(value)}; the recording has ${types.join(" or ")}`;
   if (isObject(value)) {
-    for (const key of Array.isArray(schema.required) ? (schema.required as string[]) : [])
-      if (!Object.hasOwn(value, key))
-        return `${at}/${escapePointerToken(key)} is missing; every recorded answer has it`;
     const props = isObject(schema.properties) ? schema.properties : {};
     for (const [key, sub] of Object.entries(props)) {
       if (!Object.hasOwn(value, key) || !isObject(sub)) continue;

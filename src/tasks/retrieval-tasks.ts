@@ -24,7 +24,7 @@ import {
   taskId,
 } from "./task-parts.js";
 import type { Answer, Task } from "./task-schema.js";
-import { adjective, answerText, quoted } from "./task-words.js";
+import { answerText, flagWords, quoted } from "./task-words.js";
 
 const ASK_ORDER: FieldInfo["kind"][] = ["choice", "boolean", "text", "number"];
 
@@ -57,7 +57,11 @@ function retrieval(
 export function lookupTask(view: CollectionView): Generated {
   const kind = view.parent ? "nested_lookup" : "lookup";
   if (!view.key) return noKey(view, kind);
-  const asked = ASK_ORDER.flatMap((k) => view.fields.filter((f) => f.kind === k && f !== view.key))[0];
+  // Among texts, an address (`http://…`) is the last thing a person asks for.
+  const url = (f: FieldInfo) => f.values.some((v) => /:\/\//.test(String(v)));
+  const asked = ASK_ORDER.flatMap((k) =>
+    view.fields.filter((f) => f.kind === k && f !== view.key).sort((a, b) => Number(url(a)) - Number(url(b))),
+  )[0];
   if (!asked)
     return none(
       view,
@@ -76,7 +80,7 @@ export function lookupTask(view: CollectionView): Generated {
   const where = entityPhrase(view, scope, entity);
   const prompt =
     asked.kind === "boolean"
-      ? `Is ${where} ${adjective(asked.label)}? ${replyHint(asked)}`
+      ? `${flagWords(asked.label).question(where)} ${replyHint(asked)}`
       : `What is the ${asked.label} of ${where}? ${replyHint(asked)}`;
   const calls = discoveryCalls(view, scope);
   return {
@@ -114,8 +118,7 @@ function byFrequency(scope: Scope, field: string): { value: unknown; count: numb
 }
 
 function condition(field: FieldInfo, value: unknown): string {
-  if (field.kind === "boolean")
-    return value ? `are ${adjective(field.label)}` : `are not ${adjective(field.label)}`;
+  if (field.kind === "boolean") return flagWords(field.label).are(Boolean(value));
   return `have the ${field.label} ${quoted(value)}`;
 }
 
@@ -282,6 +285,13 @@ export function orderTasks(view: CollectionView): Generated {
   }
   const { field, learned } = chosen;
   const scope = scopeOf(view);
+  if (scope.entities.length < 2) {
+    const why = `the recording showed one ${view.singular}${scopePhrase(view, scope)}, so none is the latest or oldest`;
+    return {
+      tasks: [],
+      skipped: (["latest", "oldest"] as const).map((kind) => skip(view, kind, "too_few_entities", why)),
+    };
+  }
   const ranks = valuesIn(scope, field).map(orderRank);
   for (const [kind, pick] of [
     ["latest", "max"],

@@ -7,7 +7,7 @@
  */
 
 import type { Entity, Model, WriteRule } from "../model/model-schema.js";
-import { escapePointerToken, readPointer } from "../util/json-pointer.js";
+import { escapePointerToken, keyOfPointer, pointerOf, readPointer } from "../util/json-pointer.js";
 import { queryForm } from "../util/query-form.js";
 import {
   type CollectionView,
@@ -35,7 +35,7 @@ import {
   taskId,
 } from "./task-parts.js";
 import type { ExpectedField, OracleCall, Task } from "./task-schema.js";
-import { adjective, article, quoted } from "./task-words.js";
+import { article, capitalised, flagWords, NEW_PHRASES, quoted, words } from "./task-words.js";
 
 /** The served writes of one collection, with their tools. */
 export interface ServedWrites {
@@ -167,8 +167,7 @@ function updateOf(
 }
 
 function changeClause(field: FieldInfo, value: unknown): string {
-  if (field.kind === "boolean")
-    return value ? `mark it as ${adjective(field.label)}` : `mark it as not ${adjective(field.label)}`;
+  if (field.kind === "boolean") return flagWords(field.label).set("it", Boolean(value));
   return `change its ${field.label} to ${quoted(value)}`;
 }
 
@@ -203,7 +202,7 @@ export function updateTasks(view: CollectionView, writes: ServedWrites): Generat
     const where = entityPhrase(view, scope, entity);
     const prompt =
       field.kind === "boolean"
-        ? `Mark ${where} as ${value ? "" : "not "}${adjective(field.label)}.`
+        ? `${capitalised(flagWords(field.label).set(where, Boolean(value)))}.`
         : `Change the ${field.label} of ${where} to ${quoted(value)}.`;
     out.tasks.push(
       write(
@@ -219,56 +218,85 @@ export function updateTasks(view: CollectionView, writes: ServedWrites): Generat
   return out;
 }
 
+/** The body schema of a tool: its required names and property schemas. */
+function bodySchema(tool: EvalTool): { required: string[]; properties: Record<string, { type?: unknown }> } {
+  const body = (tool.input_schema.properties as Record<string, Record<string, unknown>> | undefined)?.body;
+  return {
+    required: Array.isArray(body?.required) ? (body.required as string[]) : [],
+    properties: (body?.properties as Record<string, { type?: unknown }> | undefined) ?? {},
+  };
+}
+
+/** A value for a request field no seed entity shows (always blank, say), from its schema type. */
+function valueOfType(schema: { type?: unknown } | undefined, offset: number): unknown {
+  if (schema?.type === "string") return NEW_PHRASES[(offset + 4) % NEW_PHRASES.length];
+  if (schema?.type === "boolean") return true;
+  return schema?.type === "integer" || schema?.type === "number" ? 1 : undefined;
+}
+
+/**
+ * What a create sends: the fields the tool requires (every recorded create sent them), or, when the tool says
+ * none, those the entity has only when sent; each with a new value, as `{pointer, value, label}`.
+ */
+function createSets(
+  view: CollectionView,
+  rule: WriteRule,
+  tool: EvalTool,
+): { sets: (ExpectedField & { label: string })[]; missing: string[] } {
+  const schema = bodySchema(tool);
+  const sets: (ExpectedField & { label: string })[] = [];
+  const missing: string[] = [];
+  for (const f of rule.fields) {
+    const pointer = requestField(f);
+    if (pointer === null || sets.some((x) => x.pointer === pointer)) continue;
+    const name = keyOfPointer(pointer);
+    const otherwise = (f.rule as { otherwise?: { kind: string } }).otherwise?.kind;
+    if (schema.required.length > 0 ? !schema.required.includes(name) : otherwise !== "omit") continue;
+    const info = view.fields.find((x) => x.pointer === pointerOf(f.field));
+    const value = info ? newValue(info, undefined, 0) : valueOfType(schema.properties[name], sets.length);
+    if (value === undefined) missing.push(f.field);
+    else {
+      const label =
+        info?.kind === "boolean"
+          ? flagWords(info.label).given(Boolean(value))
+          : `the ${info?.label ?? words(name)} ${quoted(value)}`;
+      sets.push({ pointer, value, label });
+    }
+  }
+  return { sets, missing };
+}
+
 /** "Add an item with the title “Quarterly review”." for each served create. */
 export function createTasks(view: CollectionView, writes: ServedWrites): Generated {
   const out: Generated = { tasks: [], skipped: [] };
   const scope = scopeOf(view);
   for (const { rule, tool } of writes.rules.filter((r) => r.rule.kind === "create")) {
-    const sets: ExpectedField[] = [];
-    const missing: string[] = [];
-    const schema = (tool.input_schema.properties as Record<string, { required?: unknown }> | undefined)?.body;
-    const required = new Set(Array.isArray(schema?.required) ? (schema.required as string[]) : []);
-    for (const f of rule.fields) {
-      const pointer = requestField(f);
-      const otherwise = (f.rule as { otherwise?: { kind: string } }).otherwise;
-      if (pointer === null || (otherwise?.kind !== "omit" && !required.has(pointer.slice(1)))) continue;
-      const info = view.fields.find((x) => x.pointer === `/${escapePointerToken(f.field)}`);
-      const value = info ? newValue(info, undefined, 0) : undefined;
-      if (value === undefined) missing.push(f.field);
-      else sets.push({ pointer, value });
-    }
+    const { sets, missing } = createSets(view, rule, tool);
     const args = entityArgs(view, scope, tool.binding.path_params, null, null);
-    const body = bodyFor(rule, tool, sets, null);
+    const body = bodyFor(
+      rule,
+      tool,
+      sets.map(({ pointer, value }) => ({ pointer, value })),
+      null,
+    );
     if (missing.length > 0 || sets.length === 0 || !args || !body) {
-      out.skipped.push(
-        skip(
-          view,
-          "create",
-          "no_value",
-          missing.length > 0
-            ? `the create needs ${missing.join(", ")}, for which no value can be made from the seed`
-            : `the create ${tool.binding.method} ${tool.binding.template} cannot be called with what the seed state gives`,
-        ),
-      );
+      const why =
+        missing.length > 0
+          ? `the create needs ${missing.join(", ")}, for which no value can be made from the seed`
+          : `the create ${tool.binding.method} ${tool.binding.template} cannot be called with what the seed state gives`;
+      out.skipped.push(skip(view, "create", "no_value", why));
       continue;
     }
-    const expected: ExpectedField[] = rule.fields
-      .filter((f) => requestField(f) !== null && sets.some((s) => s.pointer === requestField(f)))
-      .map((f) => ({
-        pointer: `/${escapePointerToken(f.field)}`,
-        value: sets.find((s) => s.pointer === requestField(f))!.value,
-      }));
+    // Every entity field taken from a sent pointer, and the parent field a nested create takes from the path.
+    const expected: ExpectedField[] = [];
     for (const f of rule.fields) {
+      const sent = sets.find((x) => x.pointer === requestField(f));
       const r = f.rule as { kind: string; name?: string };
-      if (r.kind === "path_param" && view.parent && r.name === view.parent.param && scope.parent)
-        expected.push({ pointer: `/${escapePointerToken(f.field)}`, value: scope.parent.id });
+      if (sent) expected.push({ pointer: pointerOf(f.field), value: sent.value });
+      else if (r.kind === "path_param" && view.parent && r.name === view.parent.param && scope.parent)
+        expected.push({ pointer: pointerOf(f.field), value: scope.parent.id });
     }
-    const labels = sets.map((s) => {
-      const info = view.fields.find((x) => x.pointer === s.pointer)!;
-      return info.kind === "boolean"
-        ? `marked as ${s.value ? "" : "not "}${adjective(info.label)}`
-        : `the ${info.label} ${quoted(s.value)}`;
-    });
+    const labels = sets.map((x) => x.label);
     const phrase =
       labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(", ")} and ${labels[labels.length - 1]}`;
     const parent = view.parent && scope.parent ? view.parent.view : null;
@@ -340,7 +368,7 @@ function findCriterion(
     const value = readPointer(scope.entities[at]!, field.pointer);
     const phrase =
       field.kind === "boolean"
-        ? `that is ${value ? "" : "not "}${adjective(field.label)}`
+        ? flagWords(field.label).that(Boolean(value))
         : `whose ${field.label} is ${quoted(value)}`;
     return { entity: scope.entities[at]!, phrase, field };
   }

@@ -1,9 +1,9 @@
 /**
  * Replayed answers: an exact method + path + query served with the recorded
  * answers in order per episode, the last one repeating once exhausted. Keys
- * are normalised the same way on both sides (path as sent, query pairs in
- * their order, re-encoded by URLSearchParams), so `?a=1&b=x%20y` and
- * `?a=1&b=x+y` are one key. A sign-in's answers keyed by who signed in
+ * are normalised the same way on both sides (path as sent, query pairs
+ * sorted by name, values of one name kept in order, re-encoded by
+ * URLSearchParams), so `?a=1&b=x%20y`, `?a=1&b=x+y` and `?b=x+y&a=1` are one key. A sign-in's answers keyed by who signed in
  * (`match`) answer only the requests whose body holds the same values.
  */
 import type { Model, Replay, ReplayResponse } from "../../model/model-schema.js";
@@ -16,7 +16,10 @@ const indexes = new WeakMap<Model, Map<string, Replay>>();
 /** The normalised replay key of a method, path and query pairs. */
 export function replayKey(method: string, path: string, query: [string, string][]): string {
   const m = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-  const q = new URLSearchParams(query).toString();
+  // Sorted by name (stable): an MCP tool sends its query in its binding's order, which need not be the recorded one.
+  const params = new URLSearchParams(query);
+  params.sort();
+  const q = params.toString();
   return `${m} ${path}${q === "" ? "" : `?${q}`}`;
 }
 
