@@ -7,8 +7,9 @@
  * (`Bearer [REDACTED…]`) or in the app's `WWW-Authenticate` challenge; a
  * header redacted whole is an opaque `authorization` scheme, not a guess.
  */
-import { isCredentialName } from "../util/credential-name.js";
+
 import type { Auth, AuthScheme } from "../model/model-schema.js";
+import { isCredentialName } from "../util/credential-name.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 
 const AUTH_HEADERS = new Set(["authorization", "proxy-authorization"]);
