@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The quick start's main job, on the built-in items app: start the app on
 // loopback, capture the checked-in example scenario in a real Chromium,
-// print the coverage, build the bundle, stop the app, and serve the twin
+// print the coverage, build the bundle, grade its tasks with apptwin eval
+// (every oracle on a fresh episode), stop the app, and serve the twin
 // (which needs no access to the app), printing its URLs and the MCP
 // configuration to paste into a client. Uses the CLI exactly as a user would.
 //
@@ -87,6 +88,7 @@ try {
   await apptwin(["capture", scenarioPath, "--out", evidence, "--force"], { ITEMS_PASSWORD: password });
   await apptwin(["coverage", "--evidence", evidence]);
   await apptwin(["build", "--evidence", evidence, "--out", bundle, "--force"]);
+  await apptwin(["eval", bundle]);
 
   await app.close();
   appOpen = false;

@@ -48,6 +48,7 @@ describe("npm run demo", () => {
     expect(code, out).toBe(0);
     expect(out).toContain("passed: 21 passed, 0 failed, 0 cancelled");
     expect(out).toMatch(/Coverage: complete/);
+    expect(out).toMatch(/\nAll \d+ oracles passed\.\n/);
     expect(out).toContain("items app stopped: from here on, the twin answers on its own.");
     expect(out).toMatch(/twin GET http:\/\/127\.0\.0\.1:\d+\/api\/items -> 200: Buy coffee beans, /);
     const base = MCP_LINE.exec(out)?.[1];

@@ -2,16 +2,18 @@
  * The skill's workflow followed step by step through apptwin mcp, as a
  * coding agent would: the build-environment prompt, the skill's worked
  * items scenario captured on a disposable items app, the coverage read and
- * its gaps decided, a dry run then the export, the twin served, and the
+ * its gaps decided, a dry run then the export, apptwin eval passing on it,
+ * the twin served, and the
  * hand-off written from what the tools and resources said. Everything goes
  * through a real SDK client over stdio (the built CLI, spawned).
  */
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startItemsApp } from "../scripts/fixtures/items-app/server.mjs";
-import { buildCli, type McpHandle, root, stdioClient } from "./support/mcp-clients.js";
+import { bin, buildCli, type McpHandle, root, stdioClient } from "./support/mcp-clients.js";
 
 const PASSWORD = "skill-workflow-secret-9931";
 let dir: string;
@@ -87,7 +89,20 @@ describe("following the skill through apptwin mcp", () => {
     const exported = await call("export_environment_bundle", { capture_ids: [id], destination });
     expect(exported.structuredContent.coverage).toMatchObject({ status: "complete", withheld: 0 });
 
-    // 9. Serve: the twin answers the app's own paths with the app gone.
+    // 9. Check the bundle with apptwin eval (every task's oracle on a fresh episode), then serve it:
+    // the twin answers the app's own paths with the app gone.
+    const evaluated = spawnSync(process.execPath, [bin, "eval", destination, "--json"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    expect(evaluated.status, evaluated.stderr).toBe(0);
+    const report = JSON.parse(evaluated.stdout) as {
+      passed: boolean;
+      runs: { kind: string; passed: boolean }[];
+    };
+    expect(report.passed).toBe(true);
+    expect(report.runs.length).toBeGreaterThan(2);
+    expect(new Set(report.runs.map((r) => r.kind)).size).toBeGreaterThan(1);
     await app.close();
     const served = await call("serve_environment", { bundle: destination });
     const { url, twin_id } = served.structuredContent as { url: string; twin_id: string };
@@ -102,12 +117,13 @@ describe("following the skill through apptwin mcp", () => {
 
     // 10. The hand-off, from the coverage resource: what is served and withheld, and why.
     const resource = await mcp.client.readResource({ uri: `apptwin://captures/${id}/coverage.json` });
-    const report = JSON.parse((resource.contents[0] as { text: string }).text);
+    const coverageReport = JSON.parse((resource.contents[0] as { text: string }).text);
     const handOff = [
       `Environment: ${destination}, from capture ${id} of ${scenario.start_url}.`,
-      `Served from state: ${report.collections.map((c: { name: string; entities: number }) => `${c.name} (${c.entities})`).join(", ")}.`,
-      `Writes served: ${report.writes.served.map((w: { tool_name: string }) => w.tool_name).join(", ")}.`,
-      `Withheld: ${report.writes.withheld.length === 0 ? "nothing" : report.writes.withheld.length}.`,
+      `Served from state: ${coverageReport.collections.map((c: { name: string; entities: number }) => `${c.name} (${c.entities})`).join(", ")}.`,
+      `Writes served: ${coverageReport.writes.served.map((w: { tool_name: string }) => w.tool_name).join(", ")}.`,
+      `Withheld: ${coverageReport.writes.withheld.length === 0 ? "nothing" : coverageReport.writes.withheld.length}.`,
+      `Checked: apptwin eval → ${report.runs.length} of ${report.runs.length} oracles passed.`,
       `Twin served at ${url}.`,
     ].join("\n");
     expect(handOff).toContain("Served from state: items (6).");
