@@ -1,7 +1,8 @@
 /**
  * The recorded static assets a browsable twin serves: app-origin documents,
  * scripts, styles, images and fonts that answered 2xx with a complete body.
- * The latest observation of each URL path wins; files are content-addressed
+ * The latest observation of each URL (path and query: `load-scripts.php?load=a`
+ * and `?load=b` are two scripts) wins; files are content-addressed
  * (`assets/<sha256-16>.<ext>`) so identical bytes are stored once.
  */
 import { createHash } from "node:crypto";
@@ -78,7 +79,8 @@ export function collectAssets(evidence: Evidence): {
     const contentType =
       header(r.response.headers, "content-type") ?? body.mime_type ?? "application/octet-stream";
     const file = `assets/${sha256Hex(bytes).slice(0, 16)}.${assetExtension(contentType, url.pathname)}`;
-    latest.set(url.pathname, { path: url.pathname, file, content_type: contentType, status, bytes });
+    const path = url.pathname + url.search;
+    latest.set(path, { path, file, content_type: contentType, status, bytes });
   }
   const assets: ManifestAsset[] = [];
   const files = new Map<string, Uint8Array>();

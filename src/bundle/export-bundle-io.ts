@@ -25,6 +25,8 @@ export interface ExportResult {
     withheld: number;
     withheld_tools: { tool: string; request: string; reason: string; hint: string }[];
   };
+  /** What the bundle cannot do that its user must know: a page asset cut when recorded, so the twin's UI will not load. */
+  warnings: string[];
   pack?: string;
   /** True when nothing was written (a dry run): the report of what would be. */
   dry_run?: boolean;
@@ -72,6 +74,7 @@ export async function exportBundle(opts: {
         hint: w.hint,
       })),
     },
+    warnings: built.coverage.warnings.filter((w) => w.code === "asset_truncated").map((w) => w.message),
     ...(pack === undefined ? {} : { pack }),
     ...(opts.dryRun ? { dry_run: true } : {}),
   };
@@ -85,6 +88,7 @@ export function formatExport(r: ExportResult): string[] {
   ];
   for (const w of c.withheld_tools)
     lines.push(`  withheld ${w.tool} (${w.request}): ${w.reason} — ${w.hint}`);
+  for (const w of r.warnings) lines.push(`Warning: ${w}`);
   if (r.dry_run) {
     lines.push(
       `Dry run: bundle "${r.name}" would be written to ${r.out} (${r.files.length} files); nothing was written`,

@@ -53,7 +53,7 @@ describe("renderBundleFiles", () => {
       "tasks.json",
       "tools.json",
     ]);
-    expect(assetFiles).toHaveLength(3);
+    expect(assetFiles).toHaveLength(4);
   });
 
   it("gives identical bytes for the same input, whatever the key order of the input objects", () => {
@@ -108,9 +108,10 @@ describe("renderBundleFiles", () => {
 });
 
 describe("collectAssets", () => {
-  it("keeps app-origin 2xx page assets, the latest per path, content-addressed", () => {
+  it("keeps app-origin 2xx page assets, the latest per URL (path and query), content-addressed", () => {
     const { assets, files } = collectAssets(itemsEvidence());
     const js = new TextEncoder().encode("console.log(2)");
+    const v1 = new TextEncoder().encode("console.log(1)");
     expect(assets).toEqual([
       {
         path: "/items",
@@ -121,6 +122,12 @@ describe("collectAssets", () => {
       {
         path: "/static/items.js",
         file: `assets/${sha256Hex(js).slice(0, 16)}.js`,
+        content_type: "text/javascript",
+        status: 200,
+      },
+      {
+        path: "/static/items.js?v=1",
+        file: `assets/${sha256Hex(v1).slice(0, 16)}.js`,
         content_type: "text/javascript",
         status: 200,
       },

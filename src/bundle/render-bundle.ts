@@ -6,6 +6,7 @@
  */
 import type { Coverage } from "../coverage/coverage-schema.js";
 import { UserError } from "../errors/user-error.js";
+import { packEvidence } from "../evidence/evidence-file.js";
 import { evidenceName } from "../evidence/evidence-name.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Model, SeedState } from "../model/model-schema.js";
@@ -49,7 +50,7 @@ export function renderBundleFiles(content: BundleContent): Map<string, Uint8Arra
   const files = new Map<string, Uint8Array>([
     ["README.md", encoder.encode(renderReadme({ name, model, tools, coverage, tasks }))],
     ["coverage.json", json(coverage)],
-    ["evidence.json", json(evidence)],
+    ["evidence.json", json(packEvidence(evidence))],
     ["model.json", json(model)],
     ["openapi.json", json(openApiFromModel(model, name, APPTWIN_VERSION))],
     ["state.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, ...seed })],

@@ -9,7 +9,10 @@
  * server never sees it). Each record is built by transaction-record.ts. Raw
  * values stay in memory only; the runner redacts before anything is written.
  */
+
+import { createHash } from "node:crypto";
 import type { BrowserContext, Request, Route, WebSocketRoute } from "playwright-core";
+import { ASSET_TYPES } from "../evidence/asset-types.js";
 import type { EvidenceRecord, Failure } from "../evidence/evidence-schema.js";
 import { answerRefused, continueWithoutMarker, routeRefusal } from "./confinement-route.js";
 import type { NetworkProbe, RedirectAnswer } from "./network-probe.js";
@@ -35,7 +38,10 @@ interface Entry {
 
 /** What the recorder needs from the runner. */
 export interface RecorderOptions extends OriginPolicy {
+  /** The most bytes kept of a request body and of an API answer. */
   maxBodyBytes: number;
+  /** The most bytes kept of an asset's answer (a document, script, style, font, image…). */
+  maxAssetBytes: number;
   /** The step running now (records started now belong to it). */
   currentStep(): string | null;
   /** Called when confinement fails the current step (navigation or redirect off the allowed origins). */
@@ -50,6 +56,8 @@ export class NetworkRecorder {
   private readonly redirectRefused = new Map<string, RedirectAnswer | null>();
   private probe: NetworkProbe | null = null;
   private approxBytes = 0;
+  /** Asset body texts by content: a body loaded again shares the first one's string and counts once. */
+  private readonly assetTexts = new Map<string, string>();
 
   constructor(private readonly options: RecorderOptions) {}
 
@@ -188,16 +196,33 @@ export class NetworkRecorder {
     failure: Failure | null,
     earlyBody: Promise<Buffer | null> | null = null,
   ): Promise<EvidenceRecord> {
+    const request = entry.request!;
+    const asset = ASSET_TYPES.has(request.resourceType());
     const record = await transactionRecord({
       seq: entry.seq,
       stepId: entry.stepId,
-      request: entry.request!,
+      request,
       marker: entry.marker,
       failure,
       maxBodyBytes: this.options.maxBodyBytes,
+      maxResponseBytes: asset ? this.options.maxAssetBytes : this.options.maxBodyBytes,
       earlyBody,
     });
-    this.approxBytes += approxRecordBytes(record);
+    this.approxBytes += approxRecordBytes(record, asset && this.shareAssetText(record));
     return record;
+  }
+
+  /** Makes an asset's body share the text of an earlier load of the same content; true when it did (it then costs nothing new). */
+  private shareAssetText(record: EvidenceRecord): boolean {
+    const body = record.response?.body;
+    if (!body || body.text === "") return false;
+    const key = `${body.encoding}:${body.truncated}:${createHash("sha256").update(body.text).digest("hex")}`;
+    const earlier = this.assetTexts.get(key);
+    if (earlier === undefined) {
+      this.assetTexts.set(key, body.text);
+      return false;
+    }
+    body.text = earlier;
+    return true;
   }
 }

@@ -56,6 +56,7 @@ function createRecorder(run: CaptureRun): NetworkRecorder {
     appOrigin: run.appOrigin,
     allowedOrigins: run.allowedOrigins,
     maxBodyBytes: run.limits.max_body_bytes,
+    maxAssetBytes: run.limits.max_asset_bytes,
     currentStep: () => run.current,
     onViolation: (stepId, message) => noteViolation(run, stepId, message),
   });

@@ -27,7 +27,10 @@ export interface TransactionInput {
   /** The request-step marker the request carried, or null for the page's own requests. */
   marker: string | null;
   failure: Failure | null;
+  /** The most bytes kept of the request body. */
   maxBodyBytes: number;
+  /** The most bytes kept of the response body (an asset's limit or the API one). */
+  maxResponseBytes: number;
   /** A body read early (before the page navigated away), used instead of asking Chromium again. */
   earlyBody?: Promise<Buffer | null> | null;
 }
@@ -53,7 +56,7 @@ export async function transactionRecord(input: TransactionInput): Promise<Eviden
       status,
       status_text: response.statusText(),
       headers,
-      body: bytes && bytes.length > 0 ? captureBody(bytes, mime, max) : null,
+      body: bytes && bytes.length > 0 ? captureBody(bytes, mime, input.maxResponseBytes) : null,
       redirect_to: redirect
         ? (headers.find((h) => h.name.toLowerCase() === "location")?.value ?? null)
         : null,
@@ -120,9 +123,10 @@ export function requestFailure(request: Request, refusal: string | undefined): F
       : null;
 }
 
-/** A rough size of a record, to enforce `max_evidence_bytes` while running. */
-export function approxRecordBytes(record: EvidenceRecord): number {
-  return 512 + (record.request.body?.text.length ?? 0) + (record.response?.body?.text.length ?? 0);
+/** A rough size of a record, to enforce `max_evidence_bytes` while running; a `shared` answer body (stored once already) costs nothing. */
+export function approxRecordBytes(record: EvidenceRecord, shared = false): number {
+  const answer = shared ? 0 : (record.response?.body?.text.length ?? 0);
+  return 512 + (record.request.body?.text.length ?? 0) + answer;
 }
 
 function toResourceType(t: string): ResourceType {

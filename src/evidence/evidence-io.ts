@@ -4,6 +4,7 @@ import { DocumentError, FileError, UnsupportedVersionError } from "../errors/use
 import { zodIssues } from "../errors/zod-issues.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { canonicalJson } from "../util/canonical-json.js";
+import { packEvidence, unpackEvidence } from "./evidence-file.js";
 import { EVIDENCE_SCHEMA_VERSION, type Evidence, EvidenceSchema } from "./evidence-schema.js";
 
 /** Parses evidence text: bad JSON or schema problems → DocumentError with every issue; a newer version → UnsupportedVersionError. */
@@ -32,7 +33,17 @@ export function parseEvidence(text: string, file: string): Evidence {
   }
   const parsed = EvidenceSchema.safeParse(raw);
   if (!parsed.success) throw new DocumentError(file, zodIssues(file, parsed.error.issues));
-  return parsed.data;
+  const { evidence, missing } = unpackEvidence(parsed.data);
+  if (missing.length > 0)
+    throw new DocumentError(
+      file,
+      missing.map((path) => ({
+        code: "missing_body",
+        path,
+        message: `${file}: ${path} names a body that "bodies" does not hold (or holds in another encoding)`,
+      })),
+    );
+  return evidence;
 }
 
 /** A HAR document (`{log: {entries: [...]}}`) without evidence's own `schema_version`. */
@@ -59,7 +70,12 @@ export async function readEvidence(path: string): Promise<Evidence> {
   return parseEvidence(await readTextFile(path, "evidence"), path);
 }
 
-/** Writes evidence as canonical JSON (sorted keys, trailing newline), atomically. */
+/** The bytes of an evidence file: canonical JSON (sorted keys, trailing newline), repeated asset bodies stored once. */
+export function evidenceFileText(e: Evidence): string {
+  return canonicalJson(packEvidence(e));
+}
+
+/** Writes evidence as its file holds it ({@link evidenceFileText}), atomically. */
 export async function writeEvidence(path: string, e: Evidence): Promise<void> {
-  await writeFileAtomic(path, canonicalJson(e));
+  await writeFileAtomic(path, evidenceFileText(e));
 }

@@ -9,6 +9,8 @@ import { z } from "zod";
 /** The newest Evidence version this apptwin reads and writes. */
 export const EVIDENCE_SCHEMA_VERSION = 1;
 
+const SHA256 = z.string().regex(/^[0-9a-f]{64}$/);
+
 /** One header as sent or received; order and duplicates are kept. */
 export const HeaderSchema = z.strictObject({ name: z.string(), value: z.string() });
 
@@ -20,6 +22,8 @@ export const BodySchema = z.strictObject({
   size: z.number().int().nonnegative(),
   truncated: z.boolean(),
   mime_type: z.string().nullable(),
+  /** In a file only: the body is stored once in the evidence's `bodies` under this sha256 (its `text` is then ""). */
+  sha256: SHA256.optional(),
 });
 
 export const RequestSchema = z.strictObject({
@@ -130,6 +134,10 @@ export const EvidenceSchema = z.strictObject({
   redactions: z.array(RedactionSchema),
   warnings: z.array(WarningSchema),
   limitations: z.array(z.string()),
+  /** In a file only: asset bodies loaded more than once, stored once by the sha256 of their bytes. */
+  bodies: z
+    .record(SHA256, z.strictObject({ encoding: z.enum(["utf8", "base64"]), text: z.string() }))
+    .optional(),
 });
 
 export type Header = z.infer<typeof HeaderSchema>;

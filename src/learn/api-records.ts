@@ -5,7 +5,7 @@
  * truncated and non-JSON API answers become warnings, never crashes.
  */
 
-import { ASSET_TYPES } from "../evidence/asset-types.js";
+import { ASSET_TYPES, PAGE_ASSET_TYPES } from "../evidence/asset-types.js";
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import { safeDecode } from "../util/safe-decode.js";
@@ -112,6 +112,13 @@ export function selectApiRecords(evidence: Evidence): {
     const isRead = method === "GET" || method === "HEAD";
     if (isRead && ASSET_TYPES.has(record.resource_type) && record.initiator === "page") {
       assets++;
+      const body = record.response.body;
+      if (body?.truncated && PAGE_ASSET_TYPES.has(record.resource_type))
+        warnings.push({
+          code: "asset_truncated",
+          message: `the twin's UI will not load: the ${record.resource_type} ${record.request.url} was cut at the recording's limit (${body.size} bytes in full), so it is not served; capture again with a larger limits.max_asset_bytes`,
+          pointer: `/records/${index}/response/body`,
+        });
       return;
     }
     if (!isApi) {

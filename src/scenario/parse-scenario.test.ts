@@ -30,6 +30,7 @@ describe("parseScenario", () => {
       max_steps: 200,
       max_run_ms: 600_000,
       max_body_bytes: 1_048_576,
+      max_asset_bytes: 33_554_432,
       max_evidence_bytes: 67_108_864,
     });
   });

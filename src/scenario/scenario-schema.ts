@@ -167,7 +167,14 @@ export const LimitsSchema = z.strictObject({
     .min(1024)
     .max(16_777_216)
     .optional()
-    .describe("One body kept (default 1 MiB)"),
+    .describe("One API body kept (default 1 MiB)"),
+  max_asset_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(268_435_456)
+    .optional()
+    .describe("One asset body kept: a document, script, style, font, image (default 32 MiB)"),
   max_evidence_bytes: z
     .number()
     .int()

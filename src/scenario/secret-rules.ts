@@ -4,7 +4,7 @@
  * `$value` or one-key secret in a JSON body, the HTTP Basic credentials)
  * names a declared id.
  */
-import { isRecord, type PathSegment } from "../errors/document-issue.js";
+import { isRecord } from "../errors/document-issue.js";
 import type { Issue } from "../errors/user-error.js";
 import { makeIssue } from "./document-issue.js";
 import { valuePositions } from "./value-positions.js";

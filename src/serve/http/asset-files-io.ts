@@ -23,17 +23,34 @@ function inside(parent: string, child: string): boolean {
 /** Looks up recorded assets by URL path and reads them from the assets folder, confined to it. */
 export class AssetFiles {
   private readonly byPath: Map<string, TwinAsset>;
+  /** The assets recorded under each URL path, whatever their query. */
+  private readonly byPathname = new Map<string, TwinAsset[]>();
 
   constructor(
     assets: TwinAsset[],
     private readonly assetsDir: string | null,
   ) {
     this.byPath = new Map(assets.map((a) => [a.path, a]));
+    for (const a of assets) {
+      const pathname = a.path.split("?")[0]!;
+      this.byPathname.set(pathname, [...(this.byPathname.get(pathname) ?? []), a]);
+    }
   }
 
-  /** The asset answering this URL path (no query), or undefined. */
-  find(path: string): TwinAsset | undefined {
-    return this.byPath.get(path);
+  /**
+   * The asset answering this URL path and query (`search` with its "?", or
+   * ""): the one recorded at exactly that URL, else the one recorded at the
+   * path without a query, else the only one recorded at the path; or undefined.
+   */
+  find(path: string, search = ""): TwinAsset | undefined {
+    const exact = this.byPath.get(path + search);
+    if (exact || search === "") return exact ?? this.only(path);
+    return this.byPath.get(path) ?? this.only(path);
+  }
+
+  private only(pathname: string): TwinAsset | undefined {
+    const all = this.byPathname.get(pathname);
+    return all?.length === 1 ? all[0] : undefined;
   }
 
   /** Every asset path, sorted. */

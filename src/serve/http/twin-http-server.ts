@@ -183,7 +183,7 @@ async function route(r: Routes, req: IncomingMessage, res: ServerResponse): Prom
   if (path === "/mcp") return routeMcp(r, req, res);
   if (path.startsWith(CONTROL_PREFIX))
     return handleControl(req, res, path, r.registry, r.bundle, r.assets.paths(), r.double);
-  const asset = req.method === "GET" || req.method === "HEAD" ? r.assets.find(path) : undefined;
+  const asset = req.method === "GET" || req.method === "HEAD" ? r.assets.find(path, url.search) : undefined;
   if (asset) return sendAsset(r, req, res, path, asset);
   return routeTwin(r, req, res, url);
 }
