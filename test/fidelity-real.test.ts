@@ -36,16 +36,16 @@ const LAB_CREDENTIALS = [
 /** Per app: [tool, matched, requests] for every tool the held-out requests reach, and the total. */
 const EXPECTED: Record<string, { total: [number, number]; tools: [string, number, number][] }> = {
   wordpress: {
-    total: [10, 35],
+    total: [22, 35],
     tools: [
       ["delete_wp_json_wp_posts_by_id", 0, 1],
       ["get_wp_json_wp_categories", 0, 1],
       ["get_wp_json_wp_categories_by_id", 2, 2],
-      ["get_wp_json_wp_comments", 0, 2],
+      ["get_wp_json_wp_comments", 1, 2],
       ["get_wp_json_wp_comments_by_id", 1, 1],
       ["get_wp_json_wp_pages_by_id", 1, 1],
-      ["get_wp_json_wp_posts", 1, 11],
-      ["get_wp_json_wp_posts_by_id", 3, 7],
+      ["get_wp_json_wp_posts", 11, 11],
+      ["get_wp_json_wp_posts_by_id", 4, 7],
       ["get_wp_json_wp_tags", 0, 1],
       ["get_wp_json_wp_tags_by_id", 1, 1],
       ["get_wp_json_wp_users_by_id", 1, 1],
@@ -82,10 +82,10 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   "loopback-todo": {
-    total: [8, 26],
+    total: [18, 26],
     tools: [
       ["delete_todos_by_id", 1, 1],
-      ["get_todos", 1, 12],
+      ["get_todos", 11, 12],
       ["get_todos_by_id", 3, 7],
       ["get_todos_count", 0, 2],
       ["patch_todos_by_id", 2, 2],

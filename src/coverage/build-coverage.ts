@@ -5,8 +5,8 @@
  * next thing to do.
  */
 import type { Learned } from "../learn/learn.js";
-import { understoodQueryParams } from "../model/collection-query.js";
-import type { Endpoint, Model, WithheldReason } from "../model/model-schema.js";
+import { unlearnedQueryParams } from "../model/collection-query.js";
+import type { Endpoint, Model, SeedState, WithheldReason } from "../model/model-schema.js";
 import { unescapePointerToken } from "../util/json-pointer.js";
 import { COVERAGE_SCHEMA_VERSION, type Coverage, type CoverageWarning } from "./coverage-schema.js";
 
@@ -43,27 +43,30 @@ export function pointerToPath(pointer: string): string {
     );
 }
 
-/** The query parameters a state-backed read was sent with and does not understand, with how many recorded requests sent each. */
-function unlearnedQuery(model: Model, e: Endpoint): { param: string; recorded: number; hint: string }[] {
+/** The query parameters a state-backed read was recorded with and cannot answer from state, with how many recorded requests sent each. */
+function unlearnedQuery(
+  model: Model,
+  seed: SeedState,
+  e: Endpoint,
+): { param: string; recorded: number; hint: string }[] {
   const c = e.serving === "state" ? model.collections.find((x) => x.name === e.collection) : undefined;
   if (!c || (e.kind !== "list" && e.kind !== "item")) return [];
-  const known = e.kind === "list" ? understoodQueryParams(c) : new Set<string>();
-  const replays = model.replays.filter((r) => r.tool_name === e.tool_name);
-  return e.params
-    .filter((p) => p.in === "query" && !known.has(p.name))
-    .map((p) => ({
-      param: p.name,
-      recorded: replays.filter((r) => {
-        const at = r.path_and_query.indexOf("?");
-        return at >= 0 && new URLSearchParams(r.path_and_query.slice(at + 1)).has(p.name);
-      }).length,
-    }))
-    .map((u) => ({
-      ...u,
-      hint:
-        u.recorded > 0
-          ? `the ${u.recorded} recorded request${u.recorded === 1 ? "" : "s"} with "${u.param}" ${u.recorded === 1 ? "replays" : "replay"} as recorded; no hypothesis (filter, search, sort, page, projection, no effect) held against the state at every one of them, so any other value is an unlearned_query miss`
-          : `"${u.param}" was sent only on reads the twin answers otherwise; any other request with it is an unlearned_query miss`,
+  const sample = (seed.collections[c.name] ?? []).slice(0, 50);
+  const counts = new Map<string, number>();
+  for (const r of model.replays) {
+    if (r.tool_name !== e.tool_name) continue;
+    const at = r.path_and_query.indexOf("?");
+    const query: [string, string][] = at < 0 ? [] : [...new URLSearchParams(r.path_and_query.slice(at + 1))];
+    const names =
+      e.kind === "list" ? unlearnedQueryParams(c, query, sample) : [...new Set(query.map(([k]) => k))];
+    for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([param, recorded]) => ({
+      param,
+      recorded,
+      hint: `the ${recorded} recorded request${recorded === 1 ? "" : "s"} with "${param}" ${recorded === 1 ? "replays" : "replay"} as recorded; no hypothesis (filter, search, sort, page, projection, no effect) held against the state at every one of them, so any other value is an unlearned_query miss`,
     }));
 }
 
@@ -73,7 +76,7 @@ export function buildCoverage(learned: Learned): Coverage {
   const reads = model.endpoints
     .filter((e) => e.serving !== "withheld" && (e.method === "GET" || e.method === "HEAD"))
     .map((e) => {
-      const unlearned = unlearnedQuery(model, e);
+      const unlearned = unlearnedQuery(model, seed, e);
       return {
         tool_name: e.tool_name,
         method: e.method,

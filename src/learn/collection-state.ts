@@ -22,6 +22,12 @@ export class CollectionState {
   readonly scopeMax = new Map<string, Map<string, number>>();
   /** Remaining list-order candidates: "insertion", "field:<name>:asc|desc". */
   orderCandidates: Set<string> | null = null;
+  /** Top-level scalar fields with one value in every entity of every full list so far (default-filter candidates). */
+  private defaultValues: Map<string, unknown> | null = null;
+  /** Candidate fields on which an entity absent from a full list, yet never shown gone, differed: the default filter. */
+  private readonly hiddenBy = new Set<string>();
+  /** Entities a full list left out because they differ from what every full list shows (a draft, a closed issue). */
+  readonly hidden = new Set<string>();
 
   constructor(col: FoundCollection) {
     this.col = col;
@@ -94,14 +100,26 @@ export class CollectionState {
     return (this.scopes.get(scope) ?? []).map((id) => this.entities.get(id)!).filter(Boolean);
   }
 
-  /** Applies a full list of a scope; returns the ids that disappeared from it. */
+  /**
+   * Applies a full list of a scope; returns the ids that disappeared from it. An entity it leaves out that differs
+   * from every listed entity in a field all full lists agree on (`status: "draft"` where every list shows
+   * `"publish"`) is hidden by the app's default filter, not gone: it stays in the state, after the listed ones.
+   */
   applyFullList(scope: string, listed: Entity[]): string[] {
     const before = this.scopes.get(scope) ?? [];
     const ids = listed.map((e) => this.idOf(e)).filter((id): id is string => id !== null);
     this.checkOrder(before, ids, listed);
+    this.noteDefaultValues(listed);
     const keep = new Set(ids);
-    const gone = before.filter((id) => !keep.has(id));
-    for (const id of gone) this.entities.delete(id);
+    const missing = before.filter((id) => !keep.has(id));
+    const hiddenNow = missing.filter((id) => this.hiddenByDefault(this.entities.get(id)));
+    const gone = missing.filter((id) => !hiddenNow.includes(id));
+    for (const id of gone) {
+      this.entities.delete(id);
+      this.hidden.delete(id);
+    }
+    for (const id of ids) this.hidden.delete(id);
+    for (const id of hiddenNow) this.hidden.add(id);
     for (const e of listed) {
       const id = this.idOf(e);
       if (id === null) continue;
@@ -112,9 +130,66 @@ export class CollectionState {
       this.entities.set(id, e);
       this.lastKnown.set(id, e);
     }
-    this.scopes.set(scope, ids);
+    this.scopes.set(scope, [...ids, ...hiddenNow]);
     this.listedScopes.add(scope);
     return gone;
+  }
+
+  private noteDefaultValues(listed: Entity[]): void {
+    if (listed.length === 0) return;
+    if (!this.defaultValues) {
+      this.defaultValues = new Map();
+      for (const [k, v] of Object.entries(listed[0]!))
+        if (isScalar(v) || typeof v === "boolean") this.defaultValues.set(k, v);
+    }
+    for (const [k, v] of [...this.defaultValues])
+      if (k === this.col.idField || !listed.every((e) => e[k] === v)) this.defaultValues.delete(k);
+  }
+
+  /** Whether an entity a full list left out differs from what every full list shows; notes the fields it differs in. */
+  private hiddenByDefault(e: Entity | undefined): boolean {
+    if (!e || !this.defaultValues) return false;
+    const differs = [...this.defaultValues].filter(([k, v]) => k in e && e[k] !== v).map(([k]) => k);
+    for (const k of differs) this.hiddenBy.add(k);
+    return differs.length > 0;
+  }
+
+  /** The default filter the recording showed: the fields hidden entities differed in, with the value full lists hold. */
+  defaultFilter(): { field: string; value: unknown }[] {
+    if (!this.defaultValues) return [];
+    return [...this.hiddenBy]
+      .filter((k) => this.defaultValues!.has(k))
+      .sort()
+      .map((field) => ({ field, value: this.defaultValues!.get(field) }));
+  }
+
+  /**
+   * Takes in an entity a query read answered: a known one is refreshed with the fields the answer holds (a projected
+   * answer never writes its shape back), an unknown one joins the end of its scope when it is whole (it holds every
+   * field the known entities all hold), as a hidden one: the plain list did not show it.
+   */
+  noteFromQuery(scope: string, e: Entity): void {
+    const id = this.idOf(e);
+    if (id === null) return;
+    const old = this.entities.get(id);
+    if (old) {
+      const merged = { ...old };
+      for (const k of Object.keys(old)) if (k in e) merged[k] = e[k];
+      this.entities.set(id, merged);
+      this.lastKnown.set(id, merged);
+      return;
+    }
+    const known = [...this.entities.values()].slice(0, 20);
+    const core = Object.keys(known[0] ?? {}).filter((f) => known.every((x) => f in x));
+    if (known.length === 0 || !core.every((f) => f in e)) return;
+    this.noteId(e[this.col.idField]);
+    this.noteInts(scope, e);
+    this.entities.set(id, e);
+    this.lastKnown.set(id, e);
+    const order = this.scopes.get(scope) ?? [];
+    order.push(id);
+    this.scopes.set(scope, order);
+    this.hidden.add(id);
   }
 
   private checkOrder(before: string[], ids: string[], listed: Entity[]): void {

@@ -14,51 +14,28 @@ import type {
 import type { CollectionState } from "./collection-state.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
-import type { QueryOutcome } from "./query-check.js";
+import type { QueryRead } from "./query-hypotheses.js";
+import { learnQueryRules } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
 
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
   st: CollectionState,
-  queries: Map<Observation, QueryOutcome>,
+  queries: Map<Observation, QueryRead>,
 ): {
   collection: Collection;
   stateServed: Set<Observation>;
 } {
   const c = st.col;
-  const okParams = new Map<string, string>();
-  const failed = new Set<string>();
-  // A filter or a page is confirmed only by an answer it changed: a coincidence proves nothing.
-  const excluded = new Set<string>();
-  let cut = false;
-  let pagination: Collection["pagination"] = null;
-  const outcomes = c.list.observations
+  const defaultFilter = st.defaultFilter();
+  const reads = c.list.observations
     .filter((o) => queries.has(o))
-    .map((o) => [o, queries.get(o)!] as const);
-  for (const [o, q] of outcomes) {
-    if (!q.ok) for (const [name] of o.query) failed.add(name);
-  }
-  for (const [, q] of outcomes) {
-    if (!q.ok) continue;
-    for (const p of q.excluded) excluded.add(p);
-    if (q.pagination && q.cut) cut = true;
-    for (const [param, field] of Object.entries(q.filters))
-      if (okParams.has(param) && okParams.get(param) !== field) failed.add(param);
-      else okParams.set(param, field);
-    if (q.pagination && !failed.has(q.pagination.limit_param) && !failed.has(q.pagination.offset_param))
-      pagination = q.pagination;
-  }
-  if (!cut) pagination = null;
-  const filters = [...okParams.entries()]
-    .filter(([p]) => !failed.has(p) && excluded.has(p))
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([param, field]) => ({ param, field, kind: "equals" as const }));
-  const known = new Set([
-    ...filters.map((f) => f.param),
-    ...(pagination ? [pagination.limit_param, pagination.offset_param] : []),
-  ]);
+    .map((o) => ({ obs: o, read: { ...queries.get(o)!, defaultFilter } }));
+  const learned = learnQueryRules(reads);
+  const { filters, pagination } = learned;
   const stateServed = new Set<Observation>();
-  for (const o of c.list.observations) if (o.query.every(([n]) => known.has(n))) stateServed.add(o);
+  for (const o of c.list.observations)
+    if (o.query.length === 0 || learned.explained.has(o)) stateServed.add(o);
   if (c.item) for (const o of c.item.observations) if (o.query.length === 0) stateServed.add(o);
   const cands = st.orderCandidates ?? new Set(["insertion"]);
   const pick =
@@ -82,6 +59,7 @@ export function collectionModel(
     filters,
     pagination,
     not_found: nf ? canned(nf) : null,
+    query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
 }

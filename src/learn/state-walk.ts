@@ -6,10 +6,11 @@
  * indexed by id: no rescans.
  */
 import type { Entity } from "../model/model-schema.js";
+import { queryLeaves } from "../model/query-language.js";
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
-import { checkQuery, type QueryOutcome } from "./query-check.js";
+import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
 import { isObject } from "./value-kinds.js";
@@ -41,7 +42,7 @@ export interface WalkResult {
   states: Map<string, CollectionState>;
   writes: WriteObservation[];
   /** Per list observation with a query: the outcome of checking it. */
-  queries: Map<Observation, QueryOutcome>;
+  queries: Map<Observation, QueryRead>;
 }
 
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
@@ -89,6 +90,34 @@ function createScope(st: CollectionState, o: Observation, answered: Entity | nul
   return o.pathParams[parent.param] ?? (answered ? String(answered[parent.field]) : "");
 }
 
+/**
+ * A query read with the state of its moment: the scope's entities in list order, each answered one as answered
+ * (fresher than the state), entities the state did not hold appended (a filter may show what the plain list hides).
+ * The default filter is filled in once the whole recording has shown it.
+ */
+function queryRead(
+  st: CollectionState,
+  scope: string,
+  o: Observation,
+  answer: Entity[],
+  total: number | null,
+): QueryRead {
+  const byId = new Map<string, Entity>();
+  for (const e of answer) {
+    const id = st.idOf(e);
+    if (id !== null) byId.set(id, e);
+  }
+  const base = st.list(scope).map((e) => {
+    const id = st.idOf(e);
+    const fresh = id === null ? undefined : byId.get(id);
+    // A projected answer (fewer keys) is no fresher entity: keep the state's.
+    return fresh && Object.keys(e).every((k) => k in fresh) ? fresh : e;
+  });
+  const held = new Set(base.map((e) => st.idOf(e)));
+  for (const e of answer) if (!held.has(st.idOf(e)) && st.idOf(e) !== null) base.push(e);
+  return { leaves: queryLeaves(o.query), base, answer, total, idField: st.col.idField, defaultFilter: [] };
+}
+
 /** The walk's state between observations: the collections, the writes waiting for a read, what was learned. */
 class Walk {
   readonly states: Map<string, CollectionState>;
@@ -99,7 +128,7 @@ class Walk {
   /** Redirected creates whose answer named no entity, by collection and scope: the next full list tells. */
   private readonly anonymous = new Map<string, WriteObservation[]>();
   readonly writes: WriteObservation[] = [];
-  readonly queries = new Map<Observation, QueryOutcome>();
+  readonly queries = new Map<Observation, QueryRead>();
 
   constructor(
     collections: FoundCollection[],
@@ -167,16 +196,11 @@ class Walk {
     const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
     const total =
       totalKey && isObject(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
-    const known = st.listedScopes.has(scope);
-    this.queries.set(
-      o,
-      known
-        ? checkQuery(o.query, st.list(scope), got.entities, total, col.idField)
-        : { ok: false, filters: {}, pagination: null, excluded: [], cut: false },
-    );
+    // A query is judged only against a scope whose whole list the recording showed before it.
+    if (st.listedScopes.has(scope)) this.queries.set(o, queryRead(st, scope, o, got.entities, total));
     for (const e of got.entities) {
       const id = st.idOf(e);
-      if (id !== null && st.entities.has(id)) st.entities.set(id, e);
+      if (id !== null) st.noteFromQuery(scope, e);
       if (id !== null) this.sighting(st, id, e, o);
     }
   }

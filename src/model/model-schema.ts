@@ -5,6 +5,7 @@
  * meaning of every field so serve can run it without reading learn's code.
  */
 import { z } from "zod";
+import { QUERY_OPS } from "./query-language.js";
 
 /** The newest Model version this apptwin writes. */
 export const MODEL_SCHEMA_VERSION = 1;
@@ -87,6 +88,84 @@ export const CannedResponseSchema = z.strictObject({
   body: z.unknown(),
 });
 
+/** One segment of a query path pattern: a fixed name, any name that resolves to an entity field, or an operator token. */
+export const QuerySegmentSchema = z.union([
+  z.strictObject({ literal: z.string() }),
+  z.strictObject({ field: z.literal(true) }),
+  z.strictObject({ op: z.literal(true) }),
+]);
+
+const QueryOpSchema = z.enum(QUERY_OPS);
+/** A query path of fixed names (`["filter", "order"]` for `filter={"order": …}` or `filter[order]=…`). */
+const QueryPathSchema = z.array(z.string());
+
+/**
+ * A query parameter's meaning the recording confirmed (docs/specs/learn/spec.md "Query hypotheses"): each
+ * applies to the leaves (src/model/query-language.ts) its path matches; `explain` says what confirmed it.
+ */
+export const QueryRuleSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("filter"),
+    path: z.array(QuerySegmentSchema),
+    /** The operator when the path has no `{op}` segment (`eq`: several values mean any of them). */
+    op: QueryOpSchema.nullable(),
+    /** Operator tokens seen in the `{op}` segment and what each was confirmed to mean. */
+    op_tokens: z.record(z.string(), QueryOpSchema),
+    /** The style prefix of those tokens (`$`, `_`, ""): other tokens spelt so mean what their spelling says. */
+    op_prefix: z.string().nullable(),
+    /** A value holding this separator is a list of values (`status=publish,draft`), or null. */
+    list_separator: z.string().nullable(),
+    /** The field each name seen in the `{field}` segment was confirmed to mean (`assigned_to_id` → `assigned_to.id`). */
+    fields: z.record(z.string(), z.string()),
+    explain: z.string(),
+  }),
+  z.strictObject({
+    kind: z.literal("search"),
+    path: QueryPathSchema,
+    /** The text fields searched (substring). */
+    fields: z.array(z.string()),
+    /** Whether case matters; null when the recording did not decide (served only where both readings agree). */
+    case_sensitive: z.boolean().nullable(),
+    explain: z.string(),
+  }),
+  z.strictObject({
+    kind: z.literal("sort"),
+    path: QueryPathSchema,
+    syntax: z.strictObject({
+      separator: z.string().nullable(),
+      style: z.enum(["minus", "colon", "space", "bare"]),
+    }),
+    /** A companion parameter holding the direction (`order=desc` beside `orderby=title`), or null. */
+    direction_path: QueryPathSchema.nullable(),
+    default_direction: z.enum(["asc", "desc"]),
+    fields: z.record(z.string(), z.string()),
+    explain: z.string(),
+  }),
+  z.strictObject({ kind: z.literal("limit"), path: QueryPathSchema, explain: z.string() }),
+  z.strictObject({ kind: z.literal("offset"), path: QueryPathSchema, explain: z.string() }),
+  /** A page number (the first page is `base`), of the size the limit parameter gives. */
+  z.strictObject({
+    kind: z.literal("page"),
+    path: QueryPathSchema,
+    base: z.number().int(),
+    explain: z.string(),
+  }),
+  /** A projection: `list` — the value names the fields (`_fields=id,title`); `keys` — the last segment names one (`fields[title]=true`). */
+  z.strictObject({
+    kind: z.literal("fields"),
+    path: z.array(QuerySegmentSchema),
+    syntax: z.enum(["list", "keys"]),
+    explain: z.string(),
+  }),
+  /** A parameter that changed nothing: for these exact values, or any value (`values: null`, a cache-buster). */
+  z.strictObject({
+    kind: z.literal("ignore"),
+    path: QueryPathSchema,
+    values: z.array(z.string()).nullable(),
+    explain: z.string(),
+  }),
+]);
+
 export const CollectionSchema = z.strictObject({
   name: z.string(),
   id_field: z.string(),
@@ -107,6 +186,17 @@ export const CollectionSchema = z.strictObject({
   pagination: z.strictObject({ limit_param: z.string(), offset_param: z.string() }).nullable(),
   /** The app's answer to an item read of an unknown id, when recorded. */
   not_found: CannedResponseSchema.nullable(),
+  /**
+   * The list query language the recording confirmed (filters with operators, search, sort, pages, projections,
+   * parameters with no effect), and the filter the app applies to a list read that names none of its fields
+   * (`status: "publish"`). Absent in models written before it (then `filters` and `pagination` alone apply).
+   */
+  query: z
+    .strictObject({
+      rules: z.array(QueryRuleSchema),
+      default_filter: z.array(z.strictObject({ field: z.string(), value: z.unknown() })),
+    })
+    .optional(),
   explain: z.string(),
 });
 
@@ -308,6 +398,8 @@ export type Endpoint = z.infer<typeof EndpointSchema>;
 export type Envelope = z.infer<typeof EnvelopeSchema>;
 export type ItemEnvelope = z.infer<typeof ItemEnvelopeSchema>;
 export type Collection = z.infer<typeof CollectionSchema>;
+export type QueryRule = z.infer<typeof QueryRuleSchema>;
+export type QuerySegment = z.infer<typeof QuerySegmentSchema>;
 export type CannedResponse = z.infer<typeof CannedResponseSchema>;
 export type FieldRule = z.infer<typeof FieldRuleSchema>;
 export type WriteResponse = z.infer<typeof WriteResponseSchema>;

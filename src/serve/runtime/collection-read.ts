@@ -6,6 +6,8 @@
  * answer is serialised once and nothing can change the state through it.
  */
 import type { Collection, Entity } from "../../model/model-schema.js";
+import { queryLeaves } from "../../model/query-language.js";
+import { planQuery, runQueryPlan } from "../../model/query-plan.js";
 import type { CollectionState } from "./collection-state.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
@@ -85,6 +87,26 @@ export function listRead(
     rows = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
   return listAnswer(c, rows, total, rule);
+}
+
+/**
+ * Answers a list read by the collection's confirmed query language (`c.query`), or says which query parameters
+ * it cannot answer: those with a leaf no rule fits, or an answer the recording left open (`why`).
+ */
+export function queryRead(
+  c: Collection,
+  list: CollectionState,
+  params: Record<string, string>,
+  query: [string, string][],
+  rule: string,
+): TwinResponse | { unlearned: string[]; why: string | null } {
+  const rows = scoped(list, c, params);
+  const planned = planQuery(c.query!, queryLeaves(query), rows.slice(0, 50));
+  if ("unlearned" in planned)
+    return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
+  const ran = runQueryPlan(planned.plan, rows);
+  if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
+  return listAnswer(c, ran.rows, ran.total, rule);
 }
 
 /** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */

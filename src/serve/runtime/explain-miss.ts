@@ -81,6 +81,7 @@ export function explainUnlearnedQuery(
   endpoint: Endpoint,
   params: string[],
   recorded: string[],
+  why: string | null = null,
 ): TwinResponse {
   const query = new URLSearchParams(req.query).toString();
   const asked = `${req.method.toUpperCase()} ${req.path}${query === "" ? "" : `?${query}`}`;
@@ -91,9 +92,11 @@ export function explainUnlearnedQuery(
       param: name,
       seen,
       explain:
-        seen.length === 0
-          ? `the recording never sent "${name}" to ${endpoint.method} ${endpoint.template}`
-          : `the recording sent "${name}" (${seen.map((v) => JSON.stringify(v)).join(", ")}) but no hypothesis (filter, search, sort, page, projection, no effect) held against the state at every such read`,
+        why !== null
+          ? `the recording confirmed more than one reading of this query, and they answer it differently (${why})`
+          : seen.length === 0
+            ? `the recording never sent "${name}" to ${endpoint.method} ${endpoint.template}`
+            : `the recording sent "${name}" (${seen.map((v) => JSON.stringify(v)).join(", ")}) but no confirmed rule (filter, search, sort, page, projection, no effect) fits this value`,
     };
   });
   return {

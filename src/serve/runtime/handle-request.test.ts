@@ -508,7 +508,7 @@ describe("a state-backed read with a query parameter learning never confirmed", 
             param: "q",
             seen: ["milk"],
             explain:
-              'the recording sent "q" ("milk") but no hypothesis (filter, search, sort, page, projection, no effect) held against the state at every such read',
+              'the recording sent "q" ("milk") but no confirmed rule (filter, search, sort, page, projection, no effect) fits this value',
           },
         ],
         hint: 'Record reads of GET /api/items with "q" (several values, at least one that leaves something out), after a read of it without them, so learning can confirm the meaning against the state; then rebuild the bundle.',

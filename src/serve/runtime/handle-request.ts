@@ -8,7 +8,7 @@
 import { understoodQueryParams } from "../../model/collection-query.js";
 import type { Collection, Model } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
-import { itemRead, listRead } from "./collection-read.js";
+import { itemRead, listRead, queryRead } from "./collection-read.js";
 import { explainMiss, explainUnlearnedQuery, explainWithheld } from "./explain-miss.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
@@ -37,6 +37,14 @@ function serveFromState(
   const c = collectionOf(model, ep.collection);
   if (!c) return null;
   const list = episode.state.collection(c.name);
+  if (ep.kind === "list" && c.query) {
+    const read = queryRead(c, list, m.params, req.query, ep.tool_name);
+    if (!("unlearned" in read)) return read;
+    const hit = findReplay(model, req);
+    return hit
+      ? answerReplay(episode, hit.key, hit.replay, req)
+      : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why);
+  }
   if (ep.kind === "list" || ep.kind === "item") {
     // A query the collection does not understand is answered as recorded when it was recorded, else explained:
     // the whole list (or the bare item) would not be the app's answer to it.

@@ -1,0 +1,385 @@
+/**
+ * What one recorded list read with a query could mean. Each leaf of the query
+ * (src/model/query-language.ts) gets candidate meanings by its structure, not
+ * its name: a filter on a field the path names, with an operator its path or
+ * value spells; a search over text fields; a sort whose value names fields; a
+ * page, limit or offset whose value is a count; a projection whose value names
+ * fields; or no effect. Every combination (one meaning per leaf) is run
+ * against the state the twin had simulated at that moment; the combinations
+ * whose result is exactly the recorded answer are this read's explanations.
+ */
+
+import type { Entity, QuerySegment } from "../model/model-schema.js";
+import {
+  countOf,
+  directionOf,
+  fieldValue,
+  opToken,
+  parseSort,
+  project,
+  projectionNames,
+  type QueryLeaf,
+  type QueryOp,
+  type QueryScalar,
+  queryText,
+  resolveField,
+  type SortSyntax,
+  searchPasses,
+  sortEntities,
+  textFields,
+  valuePasses,
+} from "../model/query-language.js";
+
+/** A query read as learning saw it, with the state of that moment. */
+export interface QueryRead {
+  leaves: QueryLeaf[];
+  /** The scope's entities at that moment in list order (answered ones as answered, unknown ones appended). */
+  base: Entity[];
+  answer: Entity[];
+  /** The envelope's total (entities matching before pagination), when the answer carries one. */
+  total: number | null;
+  idField: string;
+  /** Filters the app applies to a list read naming none of their fields. */
+  defaultFilter: { field: string; value: unknown }[];
+}
+
+/** One candidate meaning of one leaf. `key` names the syntax it stands for across reads. */
+export type Meaning =
+  | {
+      kind: "filter";
+      key: string;
+      pattern: QuerySegment[];
+      name: string;
+      field: string;
+      op: QueryOp;
+      opToken: string | null;
+      listSeparator: string | null;
+      values: QueryScalar[];
+    }
+  | {
+      kind: "search";
+      key: string;
+      path: string[];
+      term: string;
+      caseSensitive: boolean;
+      /** Filled by aggregation: the fields this read's explanation searched, and those it must not. */
+      seen?: { fields: string[]; bad: string[] };
+    }
+  | {
+      kind: "sort";
+      key: string;
+      path: string[];
+      syntax: SortSyntax;
+      terms: { name: string; field: string; direction: "asc" | "desc" | null }[];
+    }
+  | { kind: "direction"; key: string; path: string[]; direction: "asc" | "desc" }
+  | { kind: "limit" | "offset"; key: string; path: string[]; n: number }
+  | { kind: "page"; key: string; path: string[]; n: number; base: number }
+  | { kind: "fields"; key: string; pattern: QuerySegment[]; syntax: "list" | "keys"; names: string[] }
+  | { kind: "ignore"; key: string; path: string[]; value: string };
+
+/** A consistent explanation of a read: one meaning per leaf, which of them changed the answer, and what search fields it implies. */
+export interface Explanation {
+  meanings: Meaning[];
+  decisive: boolean[];
+  /** Per search meaning (by leaf index): the fields that explain it in this read, and those it must not search. */
+  searchFields: Map<number, { fields: string[]; bad: string[] }>;
+}
+
+/** Combinations tried per read at most; a read with more is left unexplained (replayed). */
+const MAX_COMBINATIONS = 4096;
+
+const pathText = (p: string[]) => p.map((s) => JSON.stringify(s)).join("/");
+const patternText = (p: QuerySegment[]) =>
+  p.map((s) => ("literal" in s ? JSON.stringify(s.literal) : "field" in s ? "{field}" : "{op}")).join("/");
+
+const SORT_SYNTAXES: SortSyntax[] = [
+  { separator: ",", style: "minus" },
+  { separator: ",", style: "colon" },
+  { separator: ",", style: "space" },
+];
+
+function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): QueryScalar[] {
+  if (Array.isArray(value)) return value;
+  if (sep !== null && typeof value === "string" && value.includes(sep)) return value.split(sep);
+  return [value];
+}
+
+function filterCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+  const out: Meaning[] = [];
+  const p = leaf.path;
+  for (let i = 0; i < p.length; i++) {
+    const rest = p.slice(i + 1);
+    let op: QueryOp = "eq";
+    let tok: string | null = null;
+    if (rest.length === 1) {
+      const t = opToken(rest[0]!);
+      if (!t) continue;
+      op = t.op;
+      tok = rest[0]!;
+    } else if (rest.length > 1) continue;
+    const pattern: QuerySegment[] = [
+      ...p.slice(0, i).map((literal) => ({ literal })),
+      { field: true as const },
+      ...(tok === null ? [] : [{ op: true as const }]),
+    ];
+    const fields = resolveField(p[i]!, sample);
+    const seps: (string | null)[] =
+      typeof leaf.value === "string" && leaf.value.includes(",") && tok === null ? [null, ","] : [null];
+    if (tok === null && typeof leaf.value === "string" && !leaf.value.includes(",")) seps.push(",");
+    for (const field of fields)
+      for (const sep of seps) {
+        const prefix = tok === null ? "" : `|prefix:${opToken(tok)!.prefix}`;
+        out.push({
+          kind: "filter",
+          key: `filter|${patternText(pattern)}|${tok === null ? "eq" : "slot"}${prefix}|sep:${sep ?? ""}`,
+          pattern,
+          name: p[i]!,
+          field,
+          op,
+          opToken: tok,
+          listSeparator: sep,
+          values: leafValues(leaf.value, sep),
+        });
+      }
+  }
+  return out;
+}
+
+function sortCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+  const out: Meaning[] = [];
+  for (const syntax of SORT_SYNTAXES) {
+    const parsed = parseSort(leaf.value, syntax);
+    if (!parsed) continue;
+    // Each name's candidate fields; the combinations of them are few (one or two names, one or two fields each).
+    let combos: { name: string; field: string; direction: "asc" | "desc" | null }[][] = [[]];
+    for (const t of parsed) {
+      const fields = resolveField(t.name, sample).slice(0, 3);
+      combos = combos.flatMap((c) => fields.map((field) => [...c, { ...t, field }]));
+      if (combos.length === 0) break;
+    }
+    for (const terms of combos)
+      if (terms.length > 0)
+        out.push({
+          kind: "sort",
+          key: `sort|${pathText(leaf.path)}|${syntax.style}|${syntax.separator ?? ""}`,
+          path: leaf.path,
+          syntax,
+          terms,
+        });
+  }
+  return out;
+}
+
+function fieldsCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+  const keys = new Set(sample.flatMap((e) => Object.keys(e)));
+  const out: Meaning[] = [];
+  const names = projectionNames(leaf.value);
+  if (names?.some((n) => keys.has(n)) && names.every((n) => /^[\w.$-]+$/.test(n)))
+    out.push({
+      kind: "fields",
+      key: `fields|${pathText(leaf.path)}|list`,
+      pattern: leaf.path.map((literal) => ({ literal })),
+      syntax: "list",
+      names,
+    });
+  const last = leaf.path[leaf.path.length - 1]!;
+  if (leaf.path.length > 1 && (leaf.value === true || leaf.value === "true") && keys.has(last)) {
+    const pattern: QuerySegment[] = [
+      ...leaf.path.slice(0, -1).map((literal) => ({ literal })),
+      { field: true },
+    ];
+    out.push({
+      kind: "fields",
+      key: `fields|${patternText(pattern)}|keys`,
+      pattern,
+      syntax: "keys",
+      names: [last],
+    });
+  }
+  return out;
+}
+
+/** Every candidate meaning of a leaf, judged on the entities of its read (the last one is always "no effect"). */
+export function leafCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+  const out: Meaning[] = [...filterCandidates(leaf, sample)];
+  if (typeof leaf.value === "string" && leaf.value.trim() !== "")
+    for (const caseSensitive of [false, true])
+      out.push({
+        kind: "search",
+        key: `search|${pathText(leaf.path)}|case:${caseSensitive}`,
+        path: leaf.path,
+        term: leaf.value,
+        caseSensitive,
+      });
+  out.push(...sortCandidates(leaf, sample));
+  const dir = directionOf(leaf.value);
+  if (dir)
+    out.push({ kind: "direction", key: `direction|${pathText(leaf.path)}`, path: leaf.path, direction: dir });
+  const n = countOf(leaf.value);
+  if (n !== null) {
+    out.push({ kind: "limit", key: `limit|${pathText(leaf.path)}`, path: leaf.path, n });
+    out.push({ kind: "offset", key: `offset|${pathText(leaf.path)}`, path: leaf.path, n });
+    for (const base of [1, 0])
+      out.push({ kind: "page", key: `page|${pathText(leaf.path)}|base:${base}`, path: leaf.path, n, base });
+  }
+  out.push(...fieldsCandidates(leaf, sample));
+  const value = Array.isArray(leaf.value) ? leaf.value.map(queryText).join(",") : queryText(leaf.value);
+  out.push({
+    kind: "ignore",
+    key: `ignore|${pathText(leaf.path)}=${JSON.stringify(value)}`,
+    path: leaf.path,
+    value,
+  });
+  return out;
+}
+
+const idOf = (e: Entity, idField: string) => {
+  const v = e[idField];
+  return typeof v === "string" || typeof v === "number" ? String(v) : null;
+};
+
+/** The candidates that can hold for this read on their own: a filter or search keeping every answered entity, a sort the answer follows. */
+function plausible(m: Meaning, read: QueryRead, answeredFull: (Entity | null)[]): boolean {
+  const known = answeredFull.filter((e): e is Entity => e !== null);
+  if (m.kind === "filter") return known.every((e) => valuePasses(fieldValue(e, m.field), m.op, m.values));
+  if (m.kind === "search") return known.every((e) => searchPasses(e, textFields(e), m.term, m.caseSensitive));
+  if (m.kind === "sort") {
+    if (known.length !== read.answer.length) return true;
+    // Each term's direction may come from a companion parameter: only check that some direction fits the first term.
+    return (["asc", "desc"] as const).some((d) => {
+      const terms = m.terms.map((t) => ({ field: t.field, direction: t.direction ?? d }));
+      return sortEntities(known, terms).every((e, i) => e === known[i]);
+    });
+  }
+  if (m.kind === "fields") {
+    const names = new Set(m.names);
+    return read.answer.every((a) => Object.keys(a).every((k) => names.has(k) || m.syntax === "keys"));
+  }
+  return true;
+}
+
+/** Runs one combination; returns the explanation when its result is exactly the answer. */
+function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
+  const decisive = meanings.map(() => false);
+  const searchFields = new Map<number, { fields: string[]; bad: string[] }>();
+  const filtered = new Set(meanings.flatMap((m) => (m.kind === "filter" ? [m.field] : [])));
+  let rows = read.base.filter((e) =>
+    read.defaultFilter.every(
+      (d) => filtered.has(d.field) || queryText(fieldValue(e, d.field)) === queryText(d.value),
+    ),
+  );
+  const hasPage = meanings.some((m) => m.kind === "limit" || m.kind === "offset" || m.kind === "page");
+  const answerIds = new Set(read.answer.map((e) => idOf(e, read.idField)));
+  for (const [i, m] of meanings.entries()) {
+    if (m.kind === "filter") {
+      const next = rows.filter((e) => valuePasses(fieldValue(e, m.field), m.op, m.values));
+      decisive[i] = next.length < rows.length;
+      rows = next;
+    }
+  }
+  for (const [i, m] of meanings.entries()) {
+    if (m.kind !== "search") continue;
+    const answered = rows.filter((e) => answerIds.has(idOf(e, read.idField)));
+    const good = new Set(
+      answered.flatMap((e) => textFields(e).filter((f) => searchPasses(e, [f], m.term, m.caseSensitive))),
+    );
+    const bad = hasPage
+      ? new Set<string>()
+      : new Set(
+          rows
+            .filter((e) => !answerIds.has(idOf(e, read.idField)))
+            .flatMap((e) => textFields(e).filter((f) => searchPasses(e, [f], m.term, m.caseSensitive))),
+        );
+    const fields = [...good].filter((f) => !bad.has(f)).sort();
+    if (fields.length === 0) return null;
+    searchFields.set(i, { fields, bad: [...bad].sort() });
+    const next = rows.filter((e) => searchPasses(e, fields, m.term, m.caseSensitive));
+    decisive[i] = next.length < rows.length;
+    rows = next;
+  }
+  if (read.total !== null && read.total !== rows.length) return null;
+  const sorts = meanings.flatMap((m, i) => (m.kind === "sort" ? [[m, i] as const] : []));
+  const dirs = meanings.flatMap((m, i) => (m.kind === "direction" ? [[m, i] as const] : []));
+  if (sorts.length > 1 || dirs.length > 1 || (dirs.length === 1 && sorts.length === 0)) return null;
+  if (sorts.length === 1) {
+    const [s, i] = sorts[0]!;
+    const dir = dirs[0]?.[0].direction ?? null;
+    if (dir !== null && s.terms.some((t) => t.direction !== null)) return null;
+    const terms = s.terms.map((t) => ({ field: t.field, direction: t.direction ?? dir ?? ("asc" as const) }));
+    const sorted = sortEntities(rows, terms);
+    decisive[i] = sorted.some((e, k) => e !== rows[k]);
+    if (dirs[0]) decisive[dirs[0][1]] = decisive[i]!;
+    rows = sorted;
+  }
+  const limits = meanings.flatMap((m, i) => (m.kind === "limit" ? [[m, i] as const] : []));
+  const offsets = meanings.flatMap((m, i) =>
+    m.kind === "offset" || m.kind === "page" ? [[m, i] as const] : [],
+  );
+  if (limits.length > 1 || offsets.length > 1) return null;
+  const limit = limits[0]?.[0].n;
+  let start = 0;
+  if (offsets[0]) {
+    const [o, i] = offsets[0];
+    if (o.kind === "page") {
+      if (limit === undefined || o.n < o.base) return null;
+      start = (o.n - o.base) * limit;
+    } else start = (o as { n: number }).n;
+    decisive[i] = start > 0 && rows.length > 0;
+  }
+  const paged = rows.slice(start, limit === undefined ? undefined : start + limit);
+  if (limits[0]) decisive[limits[0][1]] = start + limit! < rows.length;
+  const fields = meanings.flatMap((m, i) => (m.kind === "fields" ? [[m, i] as const] : []));
+  if (fields.length > 0) {
+    const names = new Set(fields.flatMap(([m]) => m.names));
+    if (new Set(fields.map(([m]) => m.key)).size > 1) return null;
+    const shown = paged.map((e) => project(e, names));
+    if (shown.length !== read.answer.length) return null;
+    if (shown.some((e, k) => JSON.stringify(e) !== JSON.stringify(read.answer[k]))) return null;
+    const cut = paged.some((e, k) => Object.keys(e).length > Object.keys(shown[k]!).length);
+    for (const [, i] of fields) decisive[i] = cut;
+    return { meanings, decisive, searchFields };
+  }
+  if (paged.length !== read.answer.length) return null;
+  for (const [k, e] of paged.entries())
+    if (idOf(e, read.idField) !== idOf(read.answer[k]!, read.idField)) return null;
+  return { meanings, decisive, searchFields };
+}
+
+/**
+ * Every consistent explanation of one read (none when nothing explains it, or when it has too many combinations to
+ * try: it is then replayed). Leaves get the candidates of their structure; each candidate that cannot hold alone
+ * (a filter dropping an answered entity) is pruned before combinations are run.
+ */
+export function explainRead(read: QueryRead): Explanation[] {
+  const sample = [...read.base.slice(0, 50), ...read.answer.slice(0, 50)];
+  const byId = new Map(read.base.map((e) => [idOf(e, read.idField), e]));
+  const answeredFull = read.answer.map((a) => byId.get(idOf(a, read.idField)) ?? null);
+  const cands = read.leaves.map((leaf) =>
+    leafCandidates(leaf, sample).filter((m) => plausible(m, read, answeredFull)),
+  );
+  let total = 1;
+  for (const c of cands) total *= c.length;
+  if (total > MAX_COMBINATIONS) return [];
+  const out: Explanation[] = [];
+  const pick: Meaning[] = [];
+  const walk = (i: number): void => {
+    if (i === cands.length) {
+      const e = run(read, [...pick]);
+      if (e) out.push(e);
+      return;
+    }
+    for (const m of cands[i]!) {
+      pick.push(m);
+      walk(i + 1);
+      pick.pop();
+    }
+  };
+  walk(0);
+  return out;
+}
+
+/** The syntactic keys a leaf's candidates stand for (what a read could confirm or contradict). */
+export function candidateKeys(leaf: QueryLeaf, sample: Entity[]): Set<string> {
+  return new Set(leafCandidates(leaf, sample).map((m) => m.key));
+}

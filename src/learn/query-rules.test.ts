@@ -1,0 +1,216 @@
+/**
+ * Query hypotheses on small hand-made recordings: each kind of meaning is
+ * confirmed only by reads it changed, against the state of that moment, and
+ * rightly rejected when a read disagrees.
+ */
+import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs, list } from "../../test/support/learn-specs.js";
+
+const THINGS = [
+  { id: 1, title: "Milk", status: "open", price: 3, owner: { id: 7, name: "Ann" }, tags: ["food"] },
+  { id: 2, title: "Bread", status: "done", price: 5, owner: { id: 8, name: "Bo" }, tags: ["food", "bakery"] },
+  { id: 3, title: "Soap", status: "open", price: 2, owner: { id: 7, name: "Ann" }, tags: [] },
+  { id: 4, title: "Apples", status: "done", price: 4, owner: { id: 9, name: "Cy" }, tags: ["food"] },
+];
+const pick = (...ids: number[]) => ids.map((id) => THINGS.find((t) => t.id === id)!);
+const read = (query: string, ...ids: number[]): RecordSpec => ({
+  path: `/api/things?${query}`,
+  status: 200,
+  res: pick(...ids),
+});
+const rulesOf = (specs: RecordSpec[]) => {
+  const { model } = learnSpecs([list(THINGS), ...specs]);
+  const c = model.collections[0]!;
+  return { rules: c.query!.rules.map(({ explain: _, ...r }) => r), model, c };
+};
+const replayed = (specs: RecordSpec[]) =>
+  learnSpecs([list(THINGS), ...specs]).model.replays.map((r) => r.path_and_query);
+
+describe("filters", () => {
+  it("confirms an equality on the field the parameter names, and serves it from state", () => {
+    const { rules, c } = rulesOf([read("status=open", 1, 3)]);
+    expect(rules).toEqual([
+      {
+        kind: "filter",
+        path: [{ field: true }],
+        op: "eq",
+        op_tokens: {},
+        op_prefix: null,
+        list_separator: null,
+        fields: { status: "status" },
+      },
+    ]);
+    expect(c.filters).toEqual([{ param: "status", field: "status", kind: "equals" }]);
+    expect(replayed([read("status=open", 1, 3)])).toEqual([]);
+  });
+
+  it("rejects an equality the answer contradicts: the value is only known to change nothing", () => {
+    const { rules, c } = rulesOf([read("status=open", 1, 2, 3, 4)]);
+    expect(c.filters).toEqual([]);
+    expect(rules).toEqual([{ kind: "ignore", path: ["status"], values: ["open"] }]);
+  });
+
+  it("confirms nothing from a filter that excluded nothing: the read replays", () => {
+    const same = [
+      { id: 1, status: "open" },
+      { id: 2, status: "open" },
+    ];
+    const { model } = learnSpecs([list(same), { path: "/api/things?status=open", status: 200, res: same }]);
+    expect(model.collections[0]!.query!.rules).toEqual([]);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?status=open"]);
+  });
+
+  it("reads `<object>_id` as that object's id, and a comma list as any of its values", () => {
+    const { rules } = rulesOf([
+      read("owner_id=7", 1, 3),
+      read("status=open,done", 1, 2, 3, 4),
+      read("status=done", 2, 4),
+    ]);
+    expect(rules).toEqual([
+      {
+        kind: "filter",
+        path: [{ field: true }],
+        op: "eq",
+        op_tokens: {},
+        op_prefix: null,
+        list_separator: ",",
+        fields: { owner_id: "owner.id", status: "status" },
+      },
+    ]);
+  });
+
+  it("matches an array field when any element does", () => {
+    const { rules } = rulesOf([read("tags=bakery", 2)]);
+    expect(rules.map((r) => r.kind)).toEqual(["filter"]);
+  });
+
+  it("learns operators from bracket and JSON syntaxes as one path, with the operator the last name spells", () => {
+    const json = encodeURIComponent(JSON.stringify({ where: { price: { gt: 3 } } }));
+    const { rules } = rulesOf([
+      read(`filter=${json}`, 2, 4),
+      read("filter[where][title][like]=%25p%25", 3, 4),
+    ]);
+    expect(rules).toEqual([
+      {
+        kind: "filter",
+        path: [{ literal: "filter" }, { literal: "where" }, { field: true }, { op: true }],
+        op: null,
+        op_tokens: { gt: "gt", like: "like" },
+        op_prefix: "",
+        list_separator: null,
+        fields: { price: "price", title: "title" },
+      },
+    ]);
+  });
+});
+
+describe("pagination", () => {
+  it("tells limit from offset by what the pages cut, and names only break a tie the pages leave", () => {
+    const { rules, c } = rulesOf([read("limit=2&offset=2", 3, 4), read("limit=1", 1)]);
+    expect(rules).toEqual([
+      { kind: "limit", path: ["limit"] },
+      { kind: "offset", path: ["offset"] },
+    ]);
+    expect(c.pagination).toEqual({ limit_param: "limit", offset_param: "offset" });
+  });
+
+  it("learns a page number of the size another parameter gives", () => {
+    const { rules } = rulesOf([read("per_page=3&page=1", 1, 2, 3), read("per_page=3&page=2", 4)]);
+    expect(rules).toEqual([
+      { kind: "limit", path: ["per_page"] },
+      { kind: "page", path: ["page"], base: 1 },
+    ]);
+  });
+
+  it("confirms nothing from a page that cut nothing", () => {
+    expect(rulesOf([read("limit=10", 1, 2, 3, 4)]).rules).toEqual([]);
+    expect(replayed([read("limit=10", 1, 2, 3, 4)])).toEqual(["/api/things?limit=10"]);
+  });
+});
+
+describe("sort", () => {
+  it("learns the syntax of a sort value: -field, field:dir, and a companion direction parameter", () => {
+    const { rules } = rulesOf([
+      read("sort=-price", 2, 4, 1, 3),
+      read("order=title:asc", 4, 2, 1, 3),
+      read("orderby=price&dir=desc", 2, 4, 1, 3),
+    ]);
+    expect(rules).toEqual([
+      {
+        kind: "sort",
+        path: ["order"],
+        syntax: { separator: ",", style: "colon" },
+        direction_path: null,
+        default_direction: "asc",
+        fields: { title: "title" },
+      },
+      {
+        kind: "sort",
+        path: ["orderby"],
+        syntax: { separator: ",", style: "minus" },
+        direction_path: ["dir"],
+        default_direction: "asc",
+        fields: { price: "price" },
+      },
+      {
+        kind: "sort",
+        path: ["sort"],
+        syntax: { separator: ",", style: "minus" },
+        direction_path: null,
+        default_direction: "asc",
+        fields: { price: "price" },
+      },
+    ]);
+  });
+
+  it("rejects a sort the answer's order contradicts (the value is then only known to change nothing)", () => {
+    expect(rulesOf([read("sort=title", 1, 2, 3, 4)]).rules).toEqual([
+      { kind: "ignore", path: ["sort"], values: ["title"] },
+    ]);
+  });
+});
+
+describe("search", () => {
+  it("learns which text fields a search looks in, from what it found and what it left out", () => {
+    const { rules } = rulesOf([read("q=a", 2, 3, 4)]);
+    expect(rules).toEqual([{ kind: "search", path: ["q"], fields: ["title"], case_sensitive: false }]);
+  });
+
+  it("rejects a search when an entity it left out holds the text in every field that would explain it", () => {
+    expect(rulesOf([read("q=Ann", 1)]).rules).toEqual([]);
+  });
+});
+
+describe("projections and parameters with no effect", () => {
+  it("learns a field list and never writes the projected shape back into the state", () => {
+    const spec: RecordSpec = {
+      path: "/api/things?_fields=id,title",
+      status: 200,
+      res: THINGS.map(({ id, title }) => ({ id, title })),
+    };
+    const { model, seed } = learnSpecs([list(THINGS), spec]);
+    expect(model.collections[0]!.query!.rules.map((r) => [r.kind, r.path])).toEqual([
+      ["fields", [{ literal: "_fields" }]],
+    ]);
+    expect(seed.collections.things).toEqual(THINGS);
+  });
+
+  it("takes a parameter new on every read that changed nothing for a cache-buster", () => {
+    const { rules } = rulesOf([read("_=1796109801612", 1, 2, 3, 4), read("_=1796109809999", 1, 2, 3, 4)]);
+    expect(rules).toEqual([{ kind: "ignore", path: ["_"], values: null }]);
+  });
+});
+
+describe("the default filter of a plain list", () => {
+  it("keeps an entity only a filtered read showed, hidden from the plain list by the field that differs", () => {
+    const shown = THINGS.filter((t) => t.status === "open");
+    const { model, seed } = learnSpecs([
+      list(shown),
+      { path: "/api/things?status=done", status: 200, res: pick(2, 4) },
+      list(shown),
+    ]);
+    expect(model.collections[0]!.query!.default_filter).toEqual([{ field: "status", value: "open" }]);
+    expect(seed.collections.things!.map((t) => t.id)).toEqual([1, 3, 2, 4]);
+  });
+});

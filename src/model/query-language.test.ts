@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { parseSort, queryLeaves, resolveField, valuePasses } from "./query-language.js";
+
+describe("queryLeaves", () => {
+  it("reads bracket names and JSON values as one path, keeping JSON types", () => {
+    expect(
+      queryLeaves([
+        ["filter", '{"where":{"id":{"gt":2}},"order":["title ASC"],"limit":2}'],
+        ["filter[where][done]", "true"],
+        ["tags[]", "a"],
+        ["tags[]", "b"],
+        ["q", "{not json"],
+      ]),
+    ).toEqual([
+      { path: ["filter", "where", "id", "gt"], value: 2, pair: 0 },
+      { path: ["filter", "order"], value: ["title ASC"], pair: 0 },
+      { path: ["filter", "limit"], value: 2, pair: 0 },
+      { path: ["filter", "where", "done"], value: "true", pair: 1 },
+      { path: ["tags"], value: ["a", "b"], pair: 2 },
+      { path: ["q"], value: "{not json", pair: 4 },
+    ]);
+  });
+});
+
+describe("resolveField", () => {
+  const sample = [
+    { id: 1, isComplete: false, assigned_to: { id: 5, name: "J" }, title: { rendered: "T" }, tag: "home" },
+    { id: 2, tag: { project: "work" } },
+  ];
+  it("resolves a name by structure: itself, a spelling alike, an object's id, an object's scalar members", () => {
+    expect(resolveField("is_complete", sample)).toEqual(["isComplete"]);
+    expect(resolveField("assigned_to_id", sample)).toEqual(["assigned_to.id"]);
+    expect(resolveField("title", sample)).toEqual(["title.rendered"]);
+    expect(resolveField("tag", sample)).toEqual(["tag", "tag.project"]);
+    expect(resolveField("nope", sample)).toEqual([]);
+  });
+});
+
+describe("valuePasses", () => {
+  it("applies operators with numbers compared as numbers, lists as any, arrays by element", () => {
+    expect(valuePasses(10, "gt", ["9"])).toBe(true);
+    expect(valuePasses("b", "in", ["a", "b"])).toBe(true);
+    expect(valuePasses([2, 3], "eq", ["3"])).toBe(true);
+    expect(valuePasses("Call the plumber", "like", ["%the%"])).toBe(true);
+    expect(valuePasses("Call THE plumber", "like", ["%the%"])).toBe(false);
+    expect(valuePasses("Call THE plumber", "ilike", ["%the%"])).toBe(true);
+    expect(valuePasses(3, "ne", ["3", "4"])).toBe(false);
+    expect(valuePasses(3, "between", [1, 5])).toBe(true);
+    expect(valuePasses({ a: 1 }, "eq", ['{"a":1}'])).toBe(false);
+  });
+});
+
+describe("parseSort", () => {
+  it("reads each spelling, and refuses a value the spelling cannot hold", () => {
+    expect(parseSort("-id,title", { separator: ",", style: "minus" })).toEqual([
+      { name: "id", direction: "desc" },
+      { name: "title", direction: null },
+    ]);
+    expect(parseSort("subject:desc", { separator: ",", style: "colon" })).toEqual([
+      { name: "subject", direction: "desc" },
+    ]);
+    expect(parseSort(["title ASC"], { separator: ",", style: "space" })).toEqual([
+      { name: "title", direction: "asc" },
+    ]);
+    expect(parseSort("subject:desc", { separator: ",", style: "minus" })).toBeNull();
+    expect(parseSort("title sideways", { separator: ",", style: "space" })).toBeNull();
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import type { QueryRule } from "./model-schema.js";
+import { queryLeaves } from "./query-language.js";
+import { planQuery, runQueryPlan } from "./query-plan.js";
+
+const rows = [
+  { id: 1, title: "Milk", status: "publish", price: 3 },
+  { id: 2, title: "Bread", status: "publish", price: 5 },
+  { id: 3, title: "Soap", status: "draft", price: 2 },
+];
+const rules: QueryRule[] = [
+  {
+    kind: "filter",
+    path: [{ literal: "filter" }, { literal: "where" }, { field: true }, { op: true }],
+    op: null,
+    op_tokens: { gt: "gt" },
+    op_prefix: "",
+    list_separator: null,
+    fields: {},
+    explain: "",
+  },
+  {
+    kind: "filter",
+    path: [{ field: true }],
+    op: "eq",
+    op_tokens: {},
+    op_prefix: null,
+    list_separator: ",",
+    fields: {},
+    explain: "",
+  },
+  {
+    kind: "sort",
+    path: ["orderby"],
+    syntax: { separator: ",", style: "minus" },
+    direction_path: ["order"],
+    default_direction: "asc",
+    fields: {},
+    explain: "",
+  },
+  { kind: "limit", path: ["per_page"], explain: "" },
+  { kind: "page", path: ["page"], base: 1, explain: "" },
+  { kind: "ignore", path: ["context"], values: ["view"], explain: "" },
+];
+const query = { rules, default_filter: [{ field: "status", value: "publish" }] };
+const ids = (q: [string, string][]) => {
+  const planned = planQuery(query, queryLeaves(q), rows);
+  if ("unlearned" in planned) return { unlearned: planned.unlearned.map((l) => l.path.join(".")) };
+  const ran = runQueryPlan(planned.plan, rows);
+  return "ambiguous" in ran ? ran : { ids: ran.rows.map((r) => r.id), total: ran.total };
+};
+
+describe("planQuery and runQueryPlan", () => {
+  it("applies the default filter unless the query filters that field", () => {
+    expect(ids([])).toEqual({ ids: [1, 2], total: 2 });
+    expect(ids([["status", "draft,publish"]])).toEqual({ ids: [1, 2, 3], total: 3 });
+  });
+
+  it("applies an operator spelt in the confirmed style though the recording never used it", () => {
+    expect(ids([["filter", '{"where":{"price":{"lt":5}}}']])).toEqual({ ids: [1], total: 1 });
+    expect(ids([["filter[where][price][gt]", "3"]])).toEqual({ ids: [2], total: 1 });
+    expect(ids([["filter[where][price][$lt]", "3"]])).toEqual({ unlearned: ["filter.where.price.$lt"] });
+  });
+
+  it("sorts with the companion direction and pages by the size the limit gives", () => {
+    expect(
+      ids([
+        ["orderby", "price"],
+        ["order", "desc"],
+        ["per_page", "1"],
+        ["page", "2"],
+      ]),
+    ).toEqual({ ids: [1], total: 2 });
+  });
+
+  it("names every leaf no rule fits, and accepts only the values a no-effect rule names", () => {
+    expect(ids([["context", "view"]])).toEqual({ ids: [1, 2], total: 2 });
+    expect(
+      ids([
+        ["context", "edit"],
+        ["nope", "1"],
+      ]),
+    ).toEqual({ unlearned: ["context", "nope"] });
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * Applies a collection's confirmed query rules to a request: each leaf of the
+ * query (src/model/query-language.ts) is matched to the rule its path and
+ * value fit, the most specific kind first; a leaf no rule fits is reported,
+ * never ignored. The plan then runs on the collection's entities in the app's
+ * pipeline order: default filter, filters and search, sort, page, projection.
+ */
+import type { Collection, Entity, QueryRule, QuerySegment } from "./model-schema.js";
+import {
+  countOf,
+  directionOf,
+  fieldValue,
+  opToken,
+  parseSort,
+  project,
+  projectionNames,
+  type QueryLeaf,
+  type QueryOp,
+  type QueryScalar,
+  queryText,
+  resolveField,
+  type SortTerm,
+  searchPasses,
+  sortEntities,
+  valuePasses,
+} from "./query-language.js";
+
+/** What a request's query asks of the collection. */
+export interface QueryPlan {
+  filters: { field: string; op: QueryOp; values: QueryScalar[] }[];
+  /** Each search with the case readings the recording left open (two when it did not decide). */
+  searches: { fields: string[]; term: string; caseSensitive: boolean[] }[];
+  sort: SortTerm[] | null;
+  limit: number | null;
+  offset: number;
+  /** A page number waiting for the limit (set when the limit is known). */
+  page: { n: number; base: number } | null;
+  projection: Set<string> | null;
+  defaultFilter: { field: string; value: unknown }[];
+}
+
+type Query = NonNullable<Collection["query"]>;
+
+const ORDER: QueryRule["kind"][] = ["filter", "limit", "offset", "page", "sort", "fields", "search"];
+
+function samePath(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Matches a leaf against a segment pattern: the field name and operator token it binds, or null. */
+function matchPattern(
+  pattern: QuerySegment[],
+  path: string[],
+): { name: string | null; token: string | null } | null {
+  if (pattern.length !== path.length) return null;
+  let name: string | null = null;
+  let token: string | null = null;
+  for (const [i, seg] of pattern.entries()) {
+    if ("literal" in seg) {
+      if (seg.literal !== path[i]) return null;
+    } else if ("field" in seg) name = path[i]!;
+    else token = path[i]!;
+  }
+  return { name, token };
+}
+
+function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): QueryScalar[] {
+  if (Array.isArray(value)) return value;
+  if (sep !== null && typeof value === "string" && value.includes(sep)) return value.split(sep);
+  return [value];
+}
+
+const fieldFor = (known: Record<string, string>, name: string, sample: Entity[]) =>
+  known[name] ?? resolveField(name, sample)[0] ?? null;
+
+/** What one rule makes of one leaf, or null when it does not fit. */
+type Part =
+  | { kind: "filter"; field: string; op: QueryOp; values: QueryScalar[] }
+  | { kind: "search"; fields: string[]; term: string; caseSensitive: boolean }
+  | {
+      kind: "sort";
+      names: { field: string; direction: "asc" | "desc" | null }[];
+      rule: QueryRule & { kind: "sort" };
+    }
+  | { kind: "limit" | "offset"; n: number }
+  | { kind: "page"; n: number; base: number }
+  | { kind: "fields"; names: string[] }
+  | { kind: "ignore" };
+
+function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null {
+  switch (rule.kind) {
+    case "filter": {
+      const m = matchPattern(rule.path, leaf.path);
+      if (!m || m.name === null) return null;
+      const field = fieldFor(rule.fields, m.name, sample);
+      if (field === null) return null;
+      let op: QueryOp | null = rule.op;
+      if (m.token !== null) {
+        const spelt = opToken(m.token);
+        op = rule.op_tokens[m.token] ?? (spelt && spelt.prefix === (rule.op_prefix ?? "") ? spelt.op : null);
+      }
+      return op === null
+        ? null
+        : { kind: "filter", field, op, values: leafValues(leaf.value, rule.list_separator) };
+    }
+    case "search":
+      return samePath(rule.path, leaf.path) && typeof leaf.value === "string"
+        ? {
+            kind: "search",
+            fields: rule.fields,
+            term: leaf.value,
+            caseSensitive: rule.case_sensitive ?? false,
+          }
+        : null;
+    case "sort": {
+      if (!samePath(rule.path, leaf.path)) return null;
+      const terms = parseSort(leaf.value, rule.syntax);
+      if (!terms) return null;
+      const names = terms.map((t) => ({
+        field: fieldFor(rule.fields, t.name, sample),
+        direction: t.direction,
+      }));
+      return names.every((n) => n.field !== null)
+        ? { kind: "sort", names: names as { field: string; direction: "asc" | "desc" | null }[], rule }
+        : null;
+    }
+    case "limit":
+    case "offset":
+    case "page": {
+      const n = samePath(rule.path, leaf.path) ? countOf(leaf.value) : null;
+      if (n === null) return null;
+      return rule.kind === "page" ? { kind: "page", n, base: rule.base } : { kind: rule.kind, n };
+    }
+    case "fields": {
+      if (rule.syntax === "list") {
+        const names =
+          rule.path.every((s) => "literal" in s) &&
+          samePath(
+            rule.path.map((s) => (s as { literal: string }).literal),
+            leaf.path,
+          )
+            ? projectionNames(leaf.value)
+            : null;
+        return names ? { kind: "fields", names } : null;
+      }
+      const m = matchPattern(rule.path, leaf.path);
+      return m?.name && (leaf.value === true || leaf.value === "true")
+        ? { kind: "fields", names: [m.name] }
+        : null;
+    }
+    case "ignore": {
+      if (!samePath(rule.path, leaf.path)) return null;
+      const text = Array.isArray(leaf.value) ? leaf.value.map(queryText).join(",") : queryText(leaf.value);
+      return rule.values === null || rule.values.includes(text) ? { kind: "ignore" } : null;
+    }
+  }
+}
+
+/**
+ * The plan of a query, or the leaves no rule fits. A leaf an exact "no effect" rule names is that; otherwise the
+ * first kind in ORDER whose rule fits it; a companion direction (`order=desc`) belongs to the sort that names it.
+ */
+export function planQuery(
+  query: Query,
+  leaves: QueryLeaf[],
+  sample: Entity[],
+): { plan: QueryPlan } | { unlearned: QueryLeaf[] } {
+  const plan: QueryPlan = {
+    filters: [],
+    searches: [],
+    sort: null,
+    limit: null,
+    offset: 0,
+    page: null,
+    projection: null,
+    defaultFilter: query.default_filter,
+  };
+  const unlearned: QueryLeaf[] = [];
+  const exactIgnores = query.rules.filter((r) => r.kind === "ignore" && r.values !== null);
+  const anyIgnores = query.rules.filter((r) => r.kind === "ignore" && r.values === null);
+  const directionPaths = query.rules.flatMap((r) =>
+    r.kind === "sort" && r.direction_path ? [r.direction_path] : [],
+  );
+  let direction: "asc" | "desc" | null = null;
+  let sortPart: Extract<Part, { kind: "sort" }> | null = null;
+  for (const leaf of leaves) {
+    if (exactIgnores.some((r) => partOf(r, leaf, sample))) continue;
+    if (directionPaths.some((p) => samePath(p, leaf.path)) && directionOf(leaf.value)) {
+      direction = directionOf(leaf.value);
+      continue;
+    }
+    let parts: Part[] = [];
+    for (const kind of ORDER) {
+      parts = query.rules
+        .filter((r) => r.kind === kind)
+        .map((r) => partOf(r, leaf, sample))
+        .filter((p): p is Part => p !== null);
+      if (parts.length > 0) break;
+    }
+    if (parts.length === 0 && anyIgnores.some((r) => partOf(r, leaf, sample))) continue;
+    const part = parts[0];
+    if (!part) {
+      unlearned.push(leaf);
+      continue;
+    }
+    if (part.kind === "filter") plan.filters.push(part);
+    else if (part.kind === "search") {
+      // Two confirmed readings of the case (the recording did not decide): the answer stands only where they agree.
+      const readings = [...new Set(parts.map((p) => (p as { caseSensitive: boolean }).caseSensitive))];
+      plan.searches.push({ fields: part.fields, term: part.term, caseSensitive: readings });
+    } else if (part.kind === "sort") sortPart = part;
+    else if (part.kind === "limit") plan.limit = part.n;
+    else if (part.kind === "offset") plan.offset = part.n;
+    else if (part.kind === "page") plan.page = { n: part.n, base: part.base };
+    else if (part.kind === "fields") plan.projection = new Set([...(plan.projection ?? []), ...part.names]);
+  }
+  if (sortPart)
+    plan.sort = sortPart.names.map((n) => ({
+      field: n.field,
+      direction: n.direction ?? direction ?? sortPart!.rule.default_direction,
+    }));
+  if (plan.page) {
+    if (plan.limit === null || plan.page.n < plan.page.base)
+      return { unlearned: leaves.filter((l) => countOf(l.value) === plan.page!.n) };
+    plan.offset = (plan.page.n - plan.page.base) * plan.limit;
+  }
+  return unlearned.length > 0 ? { unlearned } : { plan };
+}
+
+/** Runs a plan over a collection's entities: the matching rows in order, their count before the page, or `ambiguous`. */
+export function runQueryPlan(
+  plan: QueryPlan,
+  rows: Entity[],
+): { rows: Entity[]; total: number } | { ambiguous: string } {
+  const filtered = new Set(plan.filters.map((f) => f.field));
+  let out = rows.filter((e) =>
+    plan.defaultFilter.every(
+      (d) => filtered.has(d.field) || queryText(fieldValue(e, d.field)) === queryText(d.value),
+    ),
+  );
+  for (const f of plan.filters) out = out.filter((e) => valuePasses(fieldValue(e, f.field), f.op, f.values));
+  for (const s of plan.searches) {
+    const readings = s.caseSensitive.map((cs) => out.filter((e) => searchPasses(e, s.fields, s.term, cs)));
+    if (readings.some((r) => r.length !== readings[0]!.length || r.some((e, i) => e !== readings[0]![i])))
+      return { ambiguous: `whether the search for ${JSON.stringify(s.term)} minds case` };
+    out = readings[0]!;
+  }
+  const total = out.length;
+  if (plan.sort) out = sortEntities(out, plan.sort);
+  out = out.slice(plan.offset, plan.limit === null ? undefined : plan.offset + plan.limit);
+  if (plan.projection) out = out.map((e) => project(e, plan.projection!));
+  return { rows: out, total };
+}
