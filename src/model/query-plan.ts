@@ -227,17 +227,28 @@ export function planQuery(
   return unlearned.length > 0 ? { unlearned } : { plan };
 }
 
+/**
+ * The entities a read shows under the collection's default filter (a draft the plain list hides), leaving
+ * out the fields the request filters on itself.
+ */
+export function shownByDefault(
+  defaultFilter: { field: string; value: unknown }[],
+  rows: Entity[],
+  filtered: ReadonlySet<string> = new Set(),
+): Entity[] {
+  return rows.filter((e) =>
+    defaultFilter.every(
+      (d) => filtered.has(d.field) || queryText(fieldValue(e, d.field)) === queryText(d.value),
+    ),
+  );
+}
+
 /** Runs a plan over a collection's entities: the matching rows in order, their count before the page, or `ambiguous`. */
 export function runQueryPlan(
   plan: QueryPlan,
   rows: Entity[],
 ): { rows: Entity[]; total: number } | { ambiguous: string } {
-  const filtered = new Set(plan.filters.map((f) => f.field));
-  let out = rows.filter((e) =>
-    plan.defaultFilter.every(
-      (d) => filtered.has(d.field) || queryText(fieldValue(e, d.field)) === queryText(d.value),
-    ),
-  );
+  let out = shownByDefault(plan.defaultFilter, rows, new Set(plan.filters.map((f) => f.field)));
   for (const f of plan.filters) out = out.filter((e) => valuePasses(fieldValue(e, f.field), f.op, f.values));
   for (const s of plan.searches) {
     const readings = s.caseSensitive.map((cs) => out.filter((e) => searchPasses(e, s.fields, s.term, cs)));

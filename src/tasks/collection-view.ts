@@ -8,6 +8,7 @@
 
 import { isObject, isRedactionMarker, isUuid, looksRandom } from "../learn/value-kinds.js";
 import type { Collection, Entity, Model, SeedState } from "../model/model-schema.js";
+import { shownByDefault } from "../model/query-plan.js";
 import { escapePointerToken, readPointer } from "../util/json-pointer.js";
 import { queryForm } from "../util/query-form.js";
 import { timeMs } from "./order-rank.js";
@@ -193,7 +194,8 @@ export function collectionViews(
         `no list of ${c.name} is served from state, so an agent cannot look its entities up`,
       );
     } else {
-      const entities = seed.collections[c.name] ?? [];
+      // What a plain list read shows: an entity behind the learned default filter (a draft) is not listed.
+      const entities = shownByDefault(c.query?.default_filter ?? [], seed.collections[c.name] ?? []);
       const parentInfo = c.parent;
       const extraParams = list.binding.path_params.filter((p) => p !== parentInfo?.param);
       let parent: CollectionView["parent"] = null;
