@@ -132,7 +132,16 @@ function sh(cmd, args, { cwd, env, timeoutMs }) {
 
 async function startApp(dir, ports) {
   await sh("bash", ["stop.sh"], { cwd: dir, env: ports, timeoutMs: 60_000 }).catch(() => undefined);
-  const out = await sh("bash", ["start.sh"], { cwd: dir, env: ports, timeoutMs: 600_000 });
+  // One retry: a seed step can lose a race on a loaded machine (Redmine's SQLite "database is locked").
+  const out = await sh("bash", ["start.sh"], { cwd: dir, env: ports, timeoutMs: 600_000 }).catch(
+    async (e) => {
+      process.stderr.write(
+        `${dir}: start.sh failed once, retrying from a fresh seed (${String(e.message).split("\n")[0]})\n`,
+      );
+      await sh("bash", ["stop.sh"], { cwd: dir, env: ports, timeoutMs: 60_000 }).catch(() => undefined);
+      return sh("bash", ["start.sh"], { cwd: dir, env: ports, timeoutMs: 600_000 });
+    },
+  );
   const url = out.trim().split("\n").at(-1);
   if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(url))
     throw new Error(`${dir}/start.sh printed no base URL (got ${url})`);
