@@ -101,6 +101,20 @@ export class CollectionState {
   }
 
   /**
+   * A listed entity over what the state knew of it: the list's own view hides some fields (left out, or null), so
+   * those keep the values an item read showed.
+   */
+  private fromList(e: Entity, id: string): Entity {
+    const view = this.col.listView;
+    const old = this.entities.get(id) ?? this.lastKnown.get(id);
+    if (!view || !old) return e;
+    const out: Entity = { ...e };
+    for (const k of view.omit) if (k in old) out[k] = old[k];
+    for (const k of view.nulls) if (k in old) out[k] = old[k];
+    return out;
+  }
+
+  /**
    * Applies a full list of a scope; returns the ids that disappeared from it. An entity it leaves out that differs
    * from every listed entity in a field all full lists agree on (`status: "draft"` where every list shows
    * `"publish"`) is hidden by the app's default filter, not gone: it stays in the state, after the listed ones.
@@ -127,8 +141,9 @@ export class CollectionState {
       this.noteInts(scope, e);
       const old = this.entities.get(id);
       if (old && this.scopeOf(old) !== scope) this.remove(id);
-      this.entities.set(id, e);
-      this.lastKnown.set(id, e);
+      const merged = this.fromList(e, id);
+      this.entities.set(id, merged);
+      this.lastKnown.set(id, merged);
     }
     this.scopes.set(scope, [...ids, ...hiddenNow]);
     this.listedScopes.add(scope);

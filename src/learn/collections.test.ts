@@ -63,3 +63,66 @@ describe("id field", () => {
     expect(learnSpecs(specs).model.collections.map((c) => c.id_field)).toEqual([]);
   });
 });
+
+describe("collections at different paths and ids by role", () => {
+  const P = [
+    { id: 1, identifier: "website", name: "Website" },
+    { id: 2, identifier: "mobile-app", name: "Mobile App" },
+  ];
+  const envelope = (projects: unknown[]) => ({
+    projects,
+    total_count: projects.length,
+    offset: 0,
+    limit: 25,
+  });
+
+  it("links a list and an item at sibling paths (`/projects.json`, `/projects/{id}.json`) by ids that coincide, with the item under any one key", () => {
+    const { model } = learnSpecs([
+      { path: "/projects.json", status: 200, res: envelope(P) },
+      { path: "/projects/1.json", status: 200, res: { project: { ...P[0], homepage: "" } } },
+      { path: "/projects/mobile-app.json", status: 200, res: { project: { ...P[1], homepage: "" } } },
+      { path: "/projects.json", status: 200, res: envelope(P) },
+    ]);
+    const [c] = model.collections;
+    expect(c).toMatchObject({
+      name: "projects",
+      id_field: "id",
+      alt_id_fields: ["identifier"],
+      list_endpoint: "get_projects",
+      item_endpoint: "get_projects_by_id",
+      item_envelope: { kind: "object", item_key: "project" },
+      list_view: { omit: ["homepage"], nulls: [], defaults: { homepage: "" } },
+    });
+  });
+
+  it("echoes a query parameter in the envelope (`limit`), with its default when the request leaves it out", () => {
+    const three = [...P, { id: 3, identifier: "docs", name: "Docs" }];
+    const { model } = learnSpecs([
+      { path: "/projects.json", status: 200, res: envelope(three) },
+      {
+        path: "/projects.json?limit=1",
+        status: 200,
+        res: { projects: [three[0]], total_count: 3, offset: 0, limit: 1 },
+      },
+    ]);
+    expect(model.collections[0]!.envelope).toEqual({
+      kind: "object",
+      items_key: "projects",
+      total_key: "total_count",
+      constants: { offset: 0 },
+      echoes: { limit: { param: "limit", default: 25 } },
+    });
+  });
+
+  it("does not link a sibling item path whose answers show no entity of the list", () => {
+    const { model } = learnSpecs([
+      { path: "/projects.json", status: 200, res: envelope(P) },
+      {
+        path: "/projects/9.json",
+        status: 200,
+        res: { project: { id: 9, identifier: "other", name: "Other" } },
+      },
+    ]);
+    expect(model.collections[0]!.item_endpoint).toBeNull();
+  });
+});

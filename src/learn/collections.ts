@@ -9,6 +9,7 @@ import type { Entity, Envelope, ItemEnvelope } from "../model/model-schema.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import { splitSuffix } from "./path-template.js";
 import { isUuid, singular, snake } from "./value-kinds.js";
 
 /** A collection found in the evidence, before its order and filters are learned. */
@@ -21,6 +22,10 @@ export interface FoundCollection {
   envelope: Envelope;
   itemEnvelope: ItemEnvelope;
   parent: { collection: string | null; param: string; field: string } | null;
+  /** Other fields item paths name an entity by (`identifier` beside `id`), when they use two. */
+  altIdFields?: string[];
+  /** Fields item reads show that list reads leave out (`omit`) or show as null (`nulls`): the list's own view. */
+  listView?: { omit: string[]; nulls: string[]; defaults?: Record<string, unknown> };
 }
 
 const isEntity = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -98,6 +103,63 @@ function pickIdField(
   return pool.find((k) => /(^|_)id$|Id$/.test(k)) ?? (items.length > 0 ? (pool[0] ?? null) : null);
 }
 
+/**
+ * Two ids of one entity, when item paths use both (`/projects/1` and `/projects/website` for the project whose
+ * `identifier` is `website`): a preferred id field held by every entity and unique, and another field unique in
+ * every list that the item reads the first does not explain all equal. Null when one field explains them all, or
+ * no pair does.
+ */
+function pickIdPair(
+  word: string,
+  sample: Entity[][],
+  all: Entity[][],
+  items: Observation[],
+  itemEnvelope: ItemEnvelope,
+): { idField: string; alt: string } | null {
+  const flat = sample.flat();
+  if (flat.length === 0 || items.length < 2) return null;
+  const unique = (k: string) => holdsAsId(k, all, [], itemEnvelope) && flat.every((e) => isIdValue(e[k]));
+  const one = singular(word);
+  const preferred = [...PREFERRED_IDS.slice(0, 2), `${one}_id`, `${one}Id`, ...PREFERRED_IDS.slice(2)];
+  const common = Object.keys(flat[0]!).filter(unique);
+  const pathMatches = (k: string, o: Observation) => {
+    const e = itemEntity(bodyOf(o), itemEnvelope);
+    return e !== null && String(e[k]) === o.pathParams["id"];
+  };
+  for (const idField of [...preferred.filter((k) => common.includes(k)), ...common]) {
+    const rest = items.filter((o) => !pathMatches(idField, o));
+    if (rest.length === 0 || rest.length === items.length) continue;
+    const alt = common.find((k) => k !== idField && rest.every((o) => pathMatches(k, o)));
+    if (alt) return { idField, alt };
+  }
+  return null;
+}
+
+/**
+ * The item endpoint of a list: `<list>/{id}`, or, when the list path ends in a file-type suffix or the item path
+ * names the entity in the singular (`/issues.json` and `/issues/{id}.json`, `/flows` and `/flow/{id}`), a sibling
+ * item path whose answers show an entity the list showed (their ids coincide).
+ */
+function itemFor(
+  list: EndpointGroup,
+  gets: Map<string, EndpointGroup>,
+  lists: Entity[][],
+): EndpointGroup | null {
+  const exact = gets.get(`${list.template}/{id}`);
+  if (exact) return exact;
+  const last = list.literals[list.literals.length - 1]!;
+  const { stem, suffix } = splitSuffix(last);
+  const parent = list.template.slice(0, list.template.lastIndexOf("/"));
+  const names = [...new Set([stem, singular(stem)])].map(encodeURIComponent);
+  const listed = new Set(lists.flat().flatMap((e) => Object.values(e).filter(isIdValue).map(String)));
+  for (const name of names)
+    for (const tail of [...new Set([suffix, ""])]) {
+      const g = gets.get(`${parent}/${name}/{id}${encodeURIComponent(tail)}`);
+      if (g?.observations.some((o) => okJson(o) && listed.has(o.pathParams["id"] ?? ""))) return g;
+    }
+  return null;
+}
+
 /** A warning for the first entity of a list that lacks the id field (the twin leaves such entities out). */
 function missingIdWarning(
   name: string,
@@ -120,16 +182,60 @@ function missingIdWarning(
   return [];
 }
 
-function detectItemEnvelope(items: Observation[]): ItemEnvelope {
-  const first = items.map(bodyOf).find(isEntity);
-  if (!first) return { kind: "bare" };
-  const keys = Object.keys(first);
-  if (keys.length === 1 && isEntity(first[keys[0]!]) && ITEMS_KEYS.includes(keys[0]!))
-    return { kind: "object", item_key: keys[0]! };
-  return { kind: "bare" };
+/**
+ * How item answers wrap their entity, by structure: under one key whose value is, in every answer, an object
+ * shaped like the list's entities (holding most of their keys) or holding the path's id — whatever the key is
+ * called (`{issue: {...}}`, `{data: {...}, meta: {...}}`) — else bare.
+ */
+function detectItemEnvelope(items: Observation[], lists: Entity[][]): ItemEnvelope {
+  const bodies = items.map(bodyOf);
+  if (bodies.length === 0 || !bodies.every(isEntity)) return { kind: "bare" };
+  const listKeys = Object.keys(lists.flat()[0] ?? {});
+  const entityLike = (v: unknown, o: Observation) =>
+    isEntity(v) &&
+    ((listKeys.length > 0 && listKeys.filter((k) => k in v).length * 2 >= listKeys.length) ||
+      Object.values(v).some((x) => isIdValue(x) && String(x) === o.pathParams["id"]));
+  const looksBare = items.every(
+    (o, i) => entityLike(bodies[i], o) && !Object.values(bodies[i]!).some(isEntity),
+  );
+  if (looksBare) return { kind: "bare" };
+  const first = bodies[0] as Entity;
+  const keys = Object.keys(first).filter((k) =>
+    items.every((o, i) => entityLike((bodies[i] as Entity)[k], o)),
+  );
+  const key = keys.length === 1 ? keys[0]! : keys.find((k) => ITEMS_KEYS.includes(k));
+  return key === undefined ? { kind: "bare" } : { kind: "object", item_key: key };
 }
 
-function detectEnvelope(bodies: unknown[], key: string | null, lists: Entity[][]): Envelope {
+/**
+ * An envelope key that repeats a query parameter (`offset`, `limit` beside `?limit=2`): in every answer it holds
+ * the parameter's value when the request sent it, and one default otherwise; one request must have sent another
+ * value than the default.
+ */
+function echoOf(
+  k: string,
+  obs: Observation[],
+  objects: Entity[],
+): { param: string; default: unknown } | null {
+  const names = [...new Set(obs.flatMap((o) => o.query.map(([n]) => n)))].sort();
+  for (const param of names) {
+    const sent = obs.map((o) => o.query.find(([n]) => n === param)?.[1]);
+    const without = objects.filter((_, i) => sent[i] === undefined).map((b) => JSON.stringify(b[k]));
+    if (without.length === 0 || new Set(without).size !== 1) continue;
+    const fallback = JSON.parse(without[0]!) as unknown;
+    const ok = objects.every((b, i) => sent[i] === undefined || String(b[k]) === sent[i]);
+    if (ok && sent.some((v) => v !== undefined && v !== String(fallback)))
+      return { param, default: fallback };
+  }
+  return null;
+}
+
+function detectEnvelope(
+  bodies: unknown[],
+  key: string | null,
+  lists: Entity[][],
+  obs: Observation[] = [],
+): Envelope {
   if (key === null) return { kind: "bare" };
   const objects = bodies.filter(isEntity);
   const others = Object.keys(objects[0] ?? {}).filter((k) => k !== key);
@@ -141,12 +247,57 @@ function detectEnvelope(bodies: unknown[], key: string | null, lists: Entity[][]
     others.find((k) => objects.every((b, i) => b[k] === lists[i]?.length)) ??
     null;
   const constants: Record<string, unknown> = {};
+  const echoes: Record<string, { param: string; default: unknown }> = {};
   for (const k of others) {
     if (k === totalKey) continue;
     const first = JSON.stringify(objects[0]![k]);
     if (objects.every((b) => JSON.stringify(b[k]) === first)) constants[k] = objects[0]![k];
+    else if (obs.length === objects.length) {
+      const echo = echoOf(k, obs, objects);
+      if (echo) echoes[k] = echo;
+    }
   }
-  return { kind: "object", items_key: key, total_key: totalKey, constants };
+  return {
+    kind: "object",
+    items_key: key,
+    total_key: totalKey,
+    constants,
+    ...(Object.keys(echoes).length > 0 ? { echoes } : {}),
+  };
+}
+
+/**
+ * The fields a list shows differently from an item read of the same collection: those every item answer holds
+ * and no list entity does (`omit`: Redmine's project `homepage`), and those item answers give a value and every
+ * list entity gives null (`nulls`: a Jupyter folder's `content`). Null when lists show entities as items do.
+ */
+function detectListView(
+  all: Entity[][],
+  items: Observation[],
+  itemEnvelope: ItemEnvelope,
+): { omit: string[]; nulls: string[]; defaults?: Record<string, unknown> } | undefined {
+  const listed = all.flat();
+  const itemEntities = items
+    .map((o) => itemEntity(bodyOf(o), itemEnvelope))
+    .filter((e): e is Entity => e !== null);
+  if (listed.length === 0 || itemEntities.length === 0) return undefined;
+  const itemKeys = Object.keys(itemEntities[0]!).filter((k) => itemEntities.every((e) => k in e));
+  const omit = itemKeys.filter((k) => listed.every((e) => !(k in e))).sort();
+  const nulls = [...new Set(itemEntities.flatMap((e) => Object.keys(e)))]
+    .filter((k) => itemEntities.some((e) => e[k] !== null && e[k] !== undefined))
+    .filter((k) => listed.every((e) => k in e && e[k] === null))
+    .sort();
+  if (omit.length + nulls.length === 0) return undefined;
+  // A hidden field every item read of two or more entities gave one value has that value for the others too.
+  const defaults: Record<string, unknown> = {};
+  const byId = new Map(items.map((o, i) => [o.pathParams["id"], itemEntities[i]]));
+  for (const k of omit) {
+    const values = [...byId.values()]
+      .filter((e): e is Entity => e !== undefined && k in e)
+      .map((e) => JSON.stringify(e[k]));
+    if (values.length >= 2 && new Set(values).size === 1) defaults[k] = JSON.parse(values[0]!);
+  }
+  return { omit, nulls, ...(Object.keys(defaults).length > 0 ? { defaults } : {}) };
 }
 
 /** Finds every collection among the endpoint groups; `warnings` receives entities that lack their id field. */
@@ -164,14 +315,19 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
     const key = parsed[0]!.key;
     if (parsed.some((p) => p!.key !== key)) continue;
     const lists = parsed.map((p) => p!.entities);
-    const item = gets.get(`${list.template}/{id}`) ?? null;
+    const item = itemFor(list, gets, lists);
     // A list never read without a query (a search) is not a collection: its answers are replayed.
     if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
     const itemOks = item ? item.observations.filter(okJson).slice(0, SAMPLE) : [];
-    const itemEnvelope = detectItemEnvelope(itemOks);
+    const itemEnvelope = detectItemEnvelope(itemOks, lists);
     const allOks = list.observations.filter(okJson);
     const all = allOks.map((o) => listEntities(bodyOf(o), key)?.entities ?? []);
-    const idField = pickIdField(last, lists, all, itemOks, itemEnvelope);
+    const word = splitSuffix(last).stem;
+    const pair =
+      pickIdField(word, lists, all, itemOks, itemEnvelope) === null
+        ? pickIdPair(word, lists, all, itemOks, itemEnvelope)
+        : null;
+    const idField = pair?.idField ?? pickIdField(word, lists, all, itemOks, itemEnvelope);
     if (idField === null) continue;
     const ids = lists
       .flat()
@@ -190,7 +346,7 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       const parentCol = found.find((c) => c.item && sameShape(c.item.literals, prefix));
       parent = { collection: parentCol?.name ?? null, param: lastParam, field };
     }
-    let name = snake(last);
+    let name = snake(word);
     if (names.has(name))
       name = snake(list.literals.filter((l): l is string => l !== null && l !== "api").join("_"));
     const base = name;
@@ -203,9 +359,11 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       idKind,
       list,
       item,
-      envelope: detectEnvelope(oks.map(bodyOf), key, lists),
+      envelope: detectEnvelope(oks.map(bodyOf), key, lists, oks),
       itemEnvelope,
       parent,
+      ...(pair ? { altIdFields: [pair.alt] } : {}),
+      ...((view) => (view ? { listView: view } : {}))(detectListView(all, itemOks, itemEnvelope)),
     });
   }
   return found;

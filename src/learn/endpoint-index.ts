@@ -4,7 +4,7 @@
  * indexed once here so later passes never rescan the evidence.
  */
 import type { ApiRecord } from "./api-records.js";
-import { buildTemplater } from "./path-template.js";
+import { buildTemplater, splitSuffix } from "./path-template.js";
 import { toolName, uniqueToolNames } from "./tool-name.js";
 import { isIdShaped, isNeverParam } from "./value-kinds.js";
 
@@ -21,6 +21,8 @@ export interface EndpointGroup {
   template: string;
   literals: (string | null)[];
   params: string[];
+  /** Per parameter: the literal text after its value in the segment (`.json`), or "". */
+  suffixes: string[];
   toolName: string;
   observations: Observation[];
 }
@@ -56,6 +58,46 @@ function hasVaryingWords(paths: Iterable<string[]>): boolean {
   return false;
 }
 
+const LIST_SAMPLE = 1000;
+
+/**
+ * For each path a GET answered with a list of entities (a bare array, or the one array of an envelope): the values
+ * of the fields unique among them, which identify an entity by role in a path below it (`/projects/website`).
+ * Keyed by the path's segments, the last one without its file-type suffix (`projects.json` → `projects`).
+ */
+function listKeys(api: ApiRecord[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const rec of api) {
+    if (rec.method !== "GET" || rec.status < 200 || rec.status >= 300 || rec.response.kind !== "json")
+      continue;
+    if (rec.query.length > 0 || rec.segments.length === 0) continue;
+    const body = rec.response.value;
+    const arrays = Array.isArray(body)
+      ? [body]
+      : body !== null && typeof body === "object"
+        ? Object.values(body as Record<string, unknown>).filter(Array.isArray)
+        : [];
+    if (arrays.length !== 1) continue;
+    const entities = (arrays[0] as unknown[])
+      .slice(0, LIST_SAMPLE)
+      .filter((e): e is Record<string, unknown> => e !== null && typeof e === "object" && !Array.isArray(e));
+    if (entities.length === 0) continue;
+    const segs = [...rec.segments];
+    segs[segs.length - 1] = splitSuffix(segs[segs.length - 1]!).stem;
+    const key = segs.join("/");
+    const values = out.get(key) ?? new Set<string>();
+    for (const field of Object.keys(entities[0]!)) {
+      const vals = entities.map((e) => e[field]);
+      if (!vals.every((v) => typeof v === "string" || (typeof v === "number" && Number.isInteger(v))))
+        continue;
+      const texts = vals.map(String);
+      if (new Set(texts).size === texts.length) for (const t of texts) if (t !== "") values.add(t);
+    }
+    out.set(key, values);
+  }
+  return out;
+}
+
 /** Places every record in its endpoint; endpoints come back sorted by tool name. */
 export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; observations: Observation[] } {
   const paths = new Map<string, string[]>();
@@ -68,7 +110,7 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
       if (rec.response.kind === "json") collectIdValues(rec.response.value, idValues);
       if (rec.request.kind === "json") collectIdValues(rec.request.value, idValues);
     }
-  const templater = buildTemplater(paths.values(), idValues);
+  const templater = buildTemplater(paths.values(), { idValues, keysByList: listKeys(api) });
   const byKey = new Map<string, EndpointGroup>();
   const observations: Observation[] = [];
   for (const rec of api) {
@@ -82,6 +124,7 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
         template: t.template,
         literals: t.literals,
         params: t.params,
+        suffixes: t.suffixes,
         toolName: toolName(rec.method, t.literals, t.params),
         observations: [],
       };
@@ -90,7 +133,10 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
     const pathParams: Record<string, string> = {};
     let p = 0;
     t.literals.forEach((lit, i) => {
-      if (lit === null) pathParams[t.params[p++]!] = rec.segments[i]!;
+      if (lit !== null) return;
+      const seg = rec.segments[i]!;
+      const suffix = t.suffixes[p] ?? "";
+      pathParams[t.params[p++]!] = suffix === "" ? seg : seg.slice(0, -suffix.length);
     });
     const obs: Observation = { ...rec, endpoint: group, pathParams };
     group.observations.push(obs);

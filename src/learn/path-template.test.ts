@@ -93,3 +93,40 @@ describe("path templates", () => {
     expect(toolName("GET", list.literals, list.params)).toBe("get_boards_cards_by_board_id");
   });
 });
+
+describe("ids by role", () => {
+  it("keeps a file-type suffix literal around an id (`/issues/{id}.json`), and names tools without it", () => {
+    const t = buildTemplater(
+      [["issues.json"], ["issues", "1.json"], ["issues", "2.json"], ["issues", "7.xml"]],
+      new Set(),
+    );
+    const item = t(["issues", "1.json"]);
+    expect([item.template, item.suffixes]).toEqual(["/issues/{id}.json", [".json"]]);
+    expect(t(["issues", "7.xml"]).template).toBe("/issues/{id}.xml");
+    expect(t(["issues.json"]).template).toBe("/issues.json");
+    expect(toolName("GET", item.literals, item.params)).toBe("get_issues_by_id");
+    expect(toolName("GET", t(["issues.json"]).literals, [])).toBe("get_issues");
+  });
+
+  it("makes a segment read once a parameter when the list of its parent path shows an entity keyed by it", () => {
+    const keysByList = new Map([["projects", new Set(["1", "website", "Website"])]]);
+    const t = buildTemplater(
+      [
+        ["projects.json"],
+        ["projects", "website.json"],
+        ["projects", "website", "versions.json"],
+        ["projects", "archived.json"],
+      ],
+      { idValues: new Set(), keysByList },
+    );
+    expect(t(["projects", "website.json"]).template).toBe("/projects/{id}.json");
+    expect(t(["projects", "website", "versions.json"]).template).toBe("/projects/{project_id}/versions.json");
+    // A value no listed entity holds stays a literal: the evidence names no entity by it.
+    expect(
+      buildTemplater([["projects", "archived.json"]], { idValues: new Set(), keysByList })([
+        "projects",
+        "archived.json",
+      ]).template,
+    ).toBe("/projects/archived.json");
+  });
+});

@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
 import { learnSpecs, list } from "../../test/support/learn-specs.js";
+import { queryLeaves } from "../model/query-language.js";
+import { planQuery } from "../model/query-plan.js";
 
 const THINGS = [
   { id: 1, title: "Milk", status: "open", price: 3, owner: { id: 7, name: "Ann" }, tags: ["food"] },
@@ -49,6 +51,19 @@ describe("filters", () => {
     const { rules, c } = rulesOf([read("status=open", 1, 2, 3, 4)]);
     expect(c.filters).toEqual([]);
     expect(rules).toEqual([{ kind: "ignore", path: ["status"], values: ["open"] }]);
+  });
+
+  it("keeps a name whose value changed nothing out of a confirmed filter syntax: only its recorded value applies", () => {
+    const { rules, c } = rulesOf([read("status=open", 1, 3), read("title=x", 1, 2, 3, 4)]);
+    const filter = rules.find((r) => r.kind === "filter");
+    expect(filter).toMatchObject({ fields: { status: "status" }, not_fields: ["title"] });
+    expect(rules).toContainEqual({ kind: "ignore", path: ["title"], values: ["x"] });
+    expect(c.filters).toEqual([{ param: "status", field: "status", kind: "equals" }]);
+    // Any other title is unlearned, not read as a filter on the field by the syntax `status=` confirmed.
+    const plan = (q: [string, string][]) => planQuery(c.query!, queryLeaves(q), THINGS);
+    expect(plan([["title", "Milk"]])).toMatchObject({ unlearned: [{ path: ["title"] }] });
+    expect(plan([["title", "x"]])).toHaveProperty("plan");
+    expect(plan([["status", "done"]])).toHaveProperty("plan");
   });
 
   it("confirms nothing from a filter that excluded nothing: the read replays", () => {

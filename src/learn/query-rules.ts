@@ -14,6 +14,7 @@ import {
   candidateKeys,
   type Explanation,
   explainRead,
+  leafCandidates,
   type Meaning,
   type QueryRead,
 } from "./query-hypotheses.js";
@@ -52,6 +53,8 @@ interface Analysed<O> {
   read: QueryRead;
   all: Explanation[];
   cands: Set<string>[];
+  /** Per leaf: the field name each candidate filter key would read it by. */
+  filterNames: Map<string, string>[];
 }
 
 function aliveExplanations<O>(a: Analysed<O>, alive: Set<string>): Explanation[] {
@@ -130,7 +133,21 @@ const leafText = (l: QueryLeaf) =>
 export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQuery<O> {
   const analysed: Analysed<O>[] = recorded.map(({ obs, read }) => {
     const sample = [...read.base.slice(0, 50), ...read.answer.slice(0, 50)];
-    return { obs, read, all: explainRead(read), cands: read.leaves.map((l) => candidateKeys(l, sample)) };
+    const filterNames = read.leaves.map(
+      (l) =>
+        new Map(
+          leafCandidates(l, sample).flatMap((m) =>
+            m.kind === "filter" ? [[m.key, m.name] as [string, string]] : [],
+          ),
+        ),
+    );
+    return {
+      obs,
+      read,
+      all: explainRead(read),
+      cands: read.leaves.map((l) => candidateKeys(l, sample)),
+      filterNames,
+    };
   });
   const alive = new Set(analysed.flatMap((a) => a.all.flatMap((e) => e.meanings.map((m) => m.key))));
   for (let round = 0; round < 50; round++) {
@@ -147,6 +164,8 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
   const perRead = new Map<O, string[]>();
   // A sort's companion direction parameter (`order=desc` beside `orderby=title`), by the sort's key.
   const companions = new Map<string, string[]>();
+  // Per filter key: the names a read showed to change nothing, so the syntax does not speak for them.
+  const refuted = new Map<string, Set<string>>();
   // How many reads left a key no alternative at its leaf.
   const forced = new Map<string, number>();
   for (const a of analysed) {
@@ -173,6 +192,9 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
         c = { meanings: [], decisive: false, reads: new Set(), leaves: [] };
         chosen.set(m.key, c);
       }
+      // A name this read showed not to filter (its value changed nothing) never takes the filter's meaning by syntax.
+      if (m.kind === "ignore")
+        for (const [k, name] of a.filterNames[i]!) refuted.set(k, new Set([...(refuted.get(k) ?? []), name]));
       const fields = pick.searchFields.get(i);
       c.meanings.push(m.kind === "search" && fields ? { ...m, seen: fields } : m);
       c.decisive ||= decisive;
@@ -191,7 +213,7 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
   for (const [obs, keys] of perRead) if (keys.every((k) => confirmed.has(k))) explained.add(obs);
   const rules = [...confirmed]
     .sort()
-    .map((k) => toRule(chosen.get(k)!, companions.get(k) ?? null))
+    .map((k) => toRule(chosen.get(k)!, companions.get(k) ?? null, refuted.get(k) ?? null))
     .filter((r): r is QueryRule => r !== null);
   return { rules: mergeIgnores(rules), explained, ...legacy(rules) };
 }
@@ -204,6 +226,7 @@ function plural(n: number, word: string): string {
 function toRule(
   c: { meanings: Meaning[]; reads: Set<unknown>; leaves: string[] },
   companion: string[] | null,
+  refutedNames: Set<string> | null,
 ): QueryRule | null {
   const m = c.meanings[0]!;
   const seen = `confirmed by ${plural(c.reads.size, "recorded read")} (${[...new Set(c.leaves)].slice(0, 3).join("; ")})`;
@@ -225,6 +248,7 @@ function toRule(
         op_prefix: prefix,
         list_separator: m.listSeparator,
         fields,
+        ...(refutedNames ? { not_fields: [...refutedNames].filter((n) => !(n in fields)).sort() } : {}),
         explain: `${pathOf(m.pattern)} filters on the field the name gives${slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
       };
     }

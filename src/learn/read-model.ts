@@ -11,11 +11,12 @@ import type {
   ReplayBody,
   ReplayResponse,
 } from "../model/model-schema.js";
+import { sortEntities } from "../model/query-language.js";
 import type { CollectionState } from "./collection-state.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
 import type { QueryRead } from "./query-hypotheses.js";
-import { learnQueryRules } from "./query-rules.js";
+import { type LearnedQuery, learnQueryRules, type RecordedQueryRead } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
 
 /** The collection's model and which of its list reads the state serves. */
@@ -31,15 +32,12 @@ export function collectionModel(
   const reads = c.list.observations
     .filter((o) => queries.has(o))
     .map((o) => ({ obs: o, read: { ...queries.get(o)!, defaultFilter } }));
-  const learned = learnQueryRules(reads);
+  const { order: pick, learned } = chooseOrder(st, reads);
   const { filters, pagination } = learned;
   const stateServed = new Set<Observation>();
   for (const o of c.list.observations)
     if (o.query.length === 0 || learned.explained.has(o)) stateServed.add(o);
   if (c.item) for (const o of c.item.observations) if (o.query.length === 0) stateServed.add(o);
-  const cands = st.orderCandidates ?? new Set(["insertion"]);
-  const pick =
-    ["insertion", `field:${c.idField}:asc`].find((x) => cands.has(x)) ?? [...cands].sort()[0] ?? "insertion";
   const [, field, dir] = pick.split(":");
   const list_order: Collection["list_order"] =
     pick === "insertion"
@@ -49,6 +47,8 @@ export function collectionModel(
   const partial: Omit<Collection, "explain"> = {
     name: c.name,
     id_field: c.idField,
+    ...(c.altIdFields ? { alt_id_fields: c.altIdFields } : {}),
+    ...(c.listView ? { list_view: c.listView } : {}),
     id_kind: c.idKind,
     list_endpoint: c.list.toolName,
     item_endpoint: c.item?.toolName ?? null,
@@ -62,6 +62,47 @@ export function collectionModel(
     query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
+}
+
+/** How many list orders, at most, query reads are tried against. */
+const MAX_ORDERS = 8;
+
+/**
+ * The list's default order among those every full list allowed (`insertion`, `field:<f>:<dir>`): the one under
+ * which the query reads are explained best (a page of `?limit=1` shows which entity comes first), preferring
+ * insertion order, then the id ascending, then by name, when the reads do not tell them apart.
+ */
+function chooseOrder(
+  st: CollectionState,
+  reads: RecordedQueryRead<Observation>[],
+): { order: string; learned: LearnedQuery<Observation> } {
+  const cands = st.orderCandidates ?? new Set(["insertion"]);
+  const ranked = [
+    ...["insertion", `field:${st.col.idField}:asc`, `field:${st.col.idField}:desc`].filter((x) =>
+      cands.has(x),
+    ),
+    ...[...cands].sort().filter((x) => x !== "insertion" && !x.startsWith(`field:${st.col.idField}:`)),
+  ];
+  const first = ranked[0] ?? "insertion";
+  let best = { order: first, learned: learnQueryRules(sortedReads(reads, first)) };
+  if (best.learned.explained.size === reads.length) return best;
+  for (const order of ranked.slice(1, MAX_ORDERS)) {
+    const learned = learnQueryRules(sortedReads(reads, order));
+    if (learned.explained.size > best.learned.explained.size) best = { order, learned };
+  }
+  return best;
+}
+
+function sortedReads(
+  reads: RecordedQueryRead<Observation>[],
+  order: string,
+): RecordedQueryRead<Observation>[] {
+  if (order === "insertion") return reads;
+  const [, field, dir] = order.split(":") as [string, string, "asc" | "desc"];
+  return reads.map((r) => ({
+    obs: r.obs,
+    read: { ...r.read, base: sortEntities(r.read.base, [{ field, direction: dir }]) },
+  }));
 }
 
 /** The recorded answer of an observation as a canned response. */

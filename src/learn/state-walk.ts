@@ -214,7 +214,8 @@ class Walk {
       const e = itemEntity(body, st.col.itemEnvelope);
       if (e) {
         st.upsert(e);
-        this.sighting(st, id, e, o);
+        // The path may name the entity by another of its ids (`/projects/website`): its writes wait under its id.
+        this.sighting(st, st.idOf(e) ?? id, e, o);
       }
     }
   }

@@ -8,7 +8,7 @@
  */
 import type { Collection, Entity } from "./model-schema.js";
 import { queryLeaves } from "./query-language.js";
-import { planQuery } from "./query-plan.js";
+import { planQuery, shownByDefault } from "./query-plan.js";
 
 /** The query parameter names a list read of a model without `query` is answered from state with. */
 export function understoodQueryParams(c: Collection): Set<string> {
@@ -25,4 +25,22 @@ export function unlearnedQueryParams(c: Collection, query: [string, string][], s
   }
   const planned = planQuery(c.query, queryLeaves(query), sample);
   return "unlearned" in planned ? [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))] : [];
+}
+
+/**
+ * An entity as the collection's list answers show it (`list_view`): the fields lists leave out are left out and
+ * those they give as null are null. The entity itself when lists show entities as item reads do.
+ */
+export function listedView(c: Collection, e: Entity): Entity {
+  const view = c.list_view;
+  if (!view || view.omit.length + view.nulls.length === 0) return e;
+  const out: Entity = {};
+  for (const [k, v] of Object.entries(e))
+    if (!view.omit.includes(k)) out[k] = view.nulls.includes(k) ? null : v;
+  return out;
+}
+
+/** The entities a plain list read of the collection shows, as it shows them: under its default filter, in its view. */
+export function listedEntities(c: Collection, entities: Entity[]): Entity[] {
+  return shownByDefault(c.query?.default_filter ?? [], entities).map((e) => listedView(c, e));
 }

@@ -72,6 +72,11 @@ export const EnvelopeSchema = z.discriminatedUnion("kind", [
     total_key: z.string().nullable(),
     /** Other keys of the envelope, the same in every observation. */
     constants: z.record(z.string(), z.unknown()),
+    /**
+     * Keys that repeat a query parameter (`offset`, `limit`): the request's value when it sends the parameter (a
+     * number when the default is one), else `default`. Absent when none (so older models read).
+     */
+    echoes: z.record(z.string(), z.strictObject({ param: z.string(), default: z.unknown() })).optional(),
   }),
 ]);
 
@@ -117,6 +122,8 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     list_separator: z.string().nullable(),
     /** The field each name seen in the `{field}` segment was confirmed to mean (`assigned_to_id` → `assigned_to.id`). */
     fields: z.record(z.string(), z.string()),
+    /** Names a read showed not to filter this way (a value that changed nothing): only their recorded values apply. */
+    not_fields: z.array(z.string()).optional(),
     explain: z.string(),
   }),
   z.strictObject({
@@ -169,6 +176,20 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
 export const CollectionSchema = z.strictObject({
   name: z.string(),
   id_field: z.string(),
+  /**
+   * How list answers show an entity when it differs from item answers: fields they leave out (`omit`) and fields
+   * they give as null (`nulls`). Absent when lists show entities as items do (so older models read).
+   */
+  list_view: z
+    .strictObject({
+      omit: z.array(z.string()),
+      nulls: z.array(z.string()),
+      /** A left-out field every item read (of two or more entities) gave one value: an item read of an entity only a list showed gives it. */
+      defaults: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  /** Other fields an item path may name an entity by (`/projects/website` for `identifier`), tried after `id_field`. Absent when none (so older models read). */
+  alt_id_fields: z.array(z.string()).optional(),
   id_kind: z.enum(["int", "uuid", "string"]),
   list_endpoint: z.string().nullable(),
   item_endpoint: z.string().nullable(),

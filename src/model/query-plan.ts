@@ -91,7 +91,7 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
   switch (rule.kind) {
     case "filter": {
       const m = matchPattern(rule.path, leaf.path);
-      if (!m || m.name === null) return null;
+      if (!m || m.name === null || rule.not_fields?.includes(m.name)) return null;
       const field = fieldFor(rule.fields, m.name, sample);
       if (field === null) return null;
       let op: QueryOp | null = rule.op;
@@ -164,11 +164,12 @@ export function planQuery(
   query: Query,
   leaves: QueryLeaf[],
   sample: Entity[],
+  defaultOrder: SortTerm[] | null = null,
 ): { plan: QueryPlan } | { unlearned: QueryLeaf[] } {
   const plan: QueryPlan = {
     filters: [],
     searches: [],
-    sort: null,
+    sort: defaultOrder,
     limit: null,
     offset: 0,
     page: null,

@@ -7,8 +7,8 @@
  */
 
 import { isObject, isRedactionMarker, isUuid, looksRandom } from "../learn/value-kinds.js";
+import { listedEntities } from "../model/collection-query.js";
 import type { Collection, Entity, Model, SeedState } from "../model/model-schema.js";
-import { shownByDefault } from "../model/query-plan.js";
 import { escapePointerToken, readPointer } from "../util/json-pointer.js";
 import { queryForm } from "../util/query-form.js";
 import { timeMs } from "./order-rank.js";
@@ -194,8 +194,9 @@ export function collectionViews(
         `no list of ${c.name} is served from state, so an agent cannot look its entities up`,
       );
     } else {
-      // What a plain list read shows: an entity behind the learned default filter (a draft) is not listed.
-      const entities = shownByDefault(c.query?.default_filter ?? [], seed.collections[c.name] ?? []);
+      // What a plain list read shows: not an entity behind the learned default filter (a draft), nor the fields
+      // the list leaves out or shows as null.
+      const entities = listedEntities(c, seed.collections[c.name] ?? []);
       const parentInfo = c.parent;
       const extraParams = list.binding.path_params.filter((p) => p !== parentInfo?.param);
       let parent: CollectionView["parent"] = null;

@@ -5,6 +5,7 @@
  * carry the state's own entities, not copies: they are deeply frozen, so the
  * answer is serialised once and nothing can change the state through it.
  */
+import { listedView } from "../../model/collection-query.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
 import { queryLeaves } from "../../model/query-language.js";
 import { planQuery, runQueryPlan } from "../../model/query-plan.js";
@@ -68,7 +69,7 @@ export function listRead(
 ): TwinResponse {
   if (wholeInOrder(c, params, query)) {
     const { rows, total } = pageInPlace(c, list, query);
-    return listAnswer(c, rows, total, rule);
+    return listAnswer(c, rows, total, rule, query);
   }
   let rows = scoped(list, c, params);
   for (const f of c.filters) {
@@ -86,7 +87,7 @@ export function listRead(
     const limit = nonNegativeInt(queryValue(query, c.pagination.limit_param));
     rows = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
-  return listAnswer(c, rows, total, rule);
+  return listAnswer(c, rows, total, rule, query);
 }
 
 /**
@@ -101,21 +102,40 @@ export function queryRead(
   rule: string,
 ): TwinResponse | { unlearned: string[]; why: string | null } {
   const rows = scoped(list, c, params);
-  const planned = planQuery(c.query!, queryLeaves(query), rows.slice(0, 50));
+  const order =
+    c.list_order.kind === "field" ? [{ field: c.list_order.field, direction: c.list_order.direction }] : null;
+  const planned = planQuery(c.query!, queryLeaves(query), rows.slice(0, 50), order);
   if ("unlearned" in planned)
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
   const ran = runQueryPlan(planned.plan, rows);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
-  return listAnswer(c, ran.rows, ran.total, rule);
+  return listAnswer(c, ran.rows, ran.total, rule, query);
 }
 
 /** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */
-function listAnswer(c: Collection, rows: Entity[], total: number, rule: string): TwinResponse {
-  let value: unknown = rows;
+function listAnswer(
+  c: Collection,
+  rows: Entity[],
+  total: number,
+  rule: string,
+  query: [string, string][] = [],
+): TwinResponse {
+  // The list's own view of an entity: fields it leaves out, fields it shows as null.
+  const shown = c.list_view ? rows.map((e) => listedView(c, e)) : rows;
+  let value: unknown = shown;
   if (c.envelope.kind === "object") {
     const env: Record<string, unknown> = { ...structuredClone(c.envelope.constants) };
-    env[c.envelope.items_key] = rows;
+    env[c.envelope.items_key] = shown;
     if (c.envelope.total_key !== null) env[c.envelope.total_key] = total;
+    for (const [k, echo] of Object.entries(c.envelope.echoes ?? {})) {
+      const sent = queryValue(query, echo.param);
+      env[k] =
+        sent === undefined
+          ? echo.default
+          : typeof echo.default === "number" && /^-?\d+$/.test(sent)
+            ? Number(sent)
+            : sent;
+    }
     value = env;
   }
   return {
@@ -151,7 +171,11 @@ export function locate(
 ): Entity | undefined {
   const id = params[idParam];
   if (id === undefined) return undefined;
-  const entity = list.get(id);
+  // The path may name the entity by another of its ids (`/projects/website` for `identifier`).
+  const alt = c.alt_id_fields ?? [];
+  const entity =
+    list.get(id) ??
+    (alt.length === 0 ? undefined : [...list.values()].find((e) => alt.some((f) => queryForm(e[f]) === id)));
   if (!entity || !c.parent) return entity;
   const parentValue = params[c.parent.param];
   return parentValue === undefined || queryForm(entity[c.parent.field]) === parentValue ? entity : undefined;
@@ -159,7 +183,14 @@ export function locate(
 
 /** Wraps an entity (frozen, from the state) the way the collection's item answers do. */
 export function wrapItem(c: Collection, entity: Entity): unknown {
-  return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: entity } : entity;
+  const defaults = c.list_view?.defaults;
+  const missing = defaults ? Object.keys(defaults).filter((k) => !(k in entity)) : [];
+  // An entity only a list showed lacks the fields lists leave out: those with one value in every item read get it.
+  const shown =
+    missing.length === 0
+      ? entity
+      : { ...entity, ...Object.fromEntries(missing.map((k) => [k, defaults![k]])) };
+  return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: shown } : shown;
 }
 
 /** Answers an item read: the wrapped entity, or the not-found answer. */

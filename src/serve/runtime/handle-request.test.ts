@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BOARDS_SEED_STATE, boardsModel } from "../../../test/fixtures/models/boards-twin.js";
 import { ITEMS_SEED_STATE, itemsModel } from "../../../test/fixtures/models/items-twin.js";
+import { endpoint } from "../../../test/fixtures/models/model-builders.js";
 import { createEpisode, episodeState, resetEpisode } from "./create-episode.js";
 import { diffState } from "./diff-state.js";
 import { handleRequest } from "./handle-request.js";
@@ -530,5 +531,89 @@ describe("a state-backed read with a query parameter learning never confirmed", 
       "miss",
       "unlearned_query",
     ]);
+  });
+});
+
+describe("a collection read the way a real app shows it", () => {
+  const base = itemsModel();
+  const projects = [
+    { id: 1, identifier: "website", name: "Website", homepage: "https://example.test" },
+    { id: 2, identifier: "mobile-app", name: "Mobile App" },
+    { id: 3, identifier: "docs", name: "Docs" },
+  ];
+  const model = {
+    ...base,
+    endpoints: [
+      endpoint({
+        tool_name: "get_projects",
+        method: "GET",
+        template: "/projects.json",
+        kind: "list",
+        collection: "projects",
+        serving: "state",
+      }),
+      endpoint({
+        tool_name: "get_projects_by_id",
+        method: "GET",
+        template: "/projects/{id}.json",
+        kind: "item",
+        collection: "projects",
+        serving: "state",
+      }),
+    ],
+    collections: [
+      {
+        ...base.collections[0]!,
+        name: "projects",
+        list_endpoint: "get_projects",
+        item_endpoint: "get_projects_by_id",
+        alt_id_fields: ["identifier"],
+        envelope: {
+          kind: "object" as const,
+          items_key: "projects",
+          total_key: "total_count",
+          constants: { offset: 0 },
+          echoes: { limit: { param: "limit", default: 25 } },
+        },
+        item_envelope: { kind: "object" as const, item_key: "project" },
+        list_view: { omit: ["homepage"], nulls: [], defaults: { homepage: "" } },
+        filters: [],
+        pagination: null,
+        query: { rules: [{ kind: "limit" as const, path: ["limit"], explain: "" }], default_filter: [] },
+        not_found: null,
+      },
+    ],
+    write_rules: [],
+    replays: [],
+  };
+  const seed = { collections: { projects } };
+
+  it("lists in the list's own view, echoing the limit the request sent", () => {
+    const ep = createEpisode(model, seed, { episodeId: "p1" });
+    const page = handleRequest(model, ep, req("GET", "/projects.json", { query: [["limit", "2"]] }));
+    expect(page.body).toEqual(
+      json({
+        offset: 0,
+        projects: [
+          { id: 1, identifier: "website", name: "Website" },
+          { id: 2, identifier: "mobile-app", name: "Mobile App" },
+        ],
+        total_count: 3,
+        limit: 2,
+      }),
+    );
+    const all = handleRequest(model, ep, req("GET", "/projects.json"));
+    expect((all.body as { value: { limit: number } }).value.limit).toBe(25);
+  });
+
+  it("reads an item by either of its ids, with the field lists leave out (its one recorded value when never read)", () => {
+    const ep = createEpisode(model, seed, { episodeId: "p2" });
+    expect(handleRequest(model, ep, req("GET", "/projects/website.json")).body).toEqual(
+      json({ project: projects[0] }),
+    );
+    expect(handleRequest(model, ep, req("GET", "/projects/2.json")).body).toEqual(
+      json({ project: { ...projects[1], homepage: "" } }),
+    );
+    expect(handleRequest(model, ep, req("GET", "/projects/nope.json")).status).toBe(404);
   });
 });

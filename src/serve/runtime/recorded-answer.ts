@@ -16,9 +16,13 @@ export function recordedAnswer(
   return {
     status: recorded.status,
     headers: { "content-type": contentType },
-    body: isJson
-      ? { kind: "json", value: structuredClone(recorded.body) }
-      : { kind: "text", text: String(recorded.body), content_type: contentType },
+    // A recorded answer with no body (Redmine's 404) has none here either, not a JSON `null`.
+    body:
+      recorded.body === null
+        ? null
+        : isJson
+          ? { kind: "json", value: structuredClone(recorded.body) }
+          : { kind: "text", text: String(recorded.body), content_type: contentType },
     served_by: servedBy,
     rule,
   };

@@ -50,3 +50,29 @@ describe("matchRoute", () => {
     );
   });
 });
+
+describe("matchRoute with a suffix after the id", () => {
+  const model = {
+    ...itemsModel(),
+    endpoints: ["/issues/{id}.json", "/issues/{id}", "/issues/mine.json"].map((template, i) =>
+      endpoint({
+        tool_name: `t${i}`,
+        method: "GET",
+        template,
+        kind: "other",
+        collection: null,
+        serving: "replay",
+      }),
+    ),
+  };
+
+  it("binds the id without the suffix, prefers a literal, then the suffixed parameter, then the bare one", () => {
+    expect(matchRoute(model, "GET", "/issues/12.json")).toMatchObject({
+      route: { endpoint: { tool_name: "t0" } },
+      params: { id: "12" },
+    });
+    expect(matchRoute(model, "GET", "/issues/mine.json")?.route.endpoint.tool_name).toBe("t2");
+    expect(matchRoute(model, "GET", "/issues/12.xml")?.params).toEqual({ id: "12.xml" });
+    expect(matchRoute(model, "GET", "/issues/.json")?.route.endpoint.tool_name).toBe("t1");
+  });
+});

@@ -11,6 +11,8 @@ export interface Route {
   endpoint: Endpoint;
   segments: (string | null)[];
   params: string[];
+  /** Per parameter: the literal text after its value in the segment (`/issues/{id}.json` → `.json`), or "". */
+  suffixes: string[];
   /** `GET /api/items/{id}` */
   label: string;
 }
@@ -21,7 +23,7 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
-const PARAM = /^\{([^}]+)\}$/;
+const PARAM = /^\{([^}]+)\}(.*)$/;
 const tables = new WeakMap<Model, Route[]>();
 
 /** Splits a path into segments, ignoring a trailing slash (`/api/items/` is `/api/items`). */
@@ -39,14 +41,16 @@ export function routeTable(model: Model): Route[] {
       .map((endpoint) => {
         const raw = pathSegments(endpoint.template);
         const params: string[] = [];
+        const suffixes: string[] = [];
         const segments = raw.map((seg) => {
           const m = PARAM.exec(seg);
           // A template holds its literals percent-encoded (`api%3A%3Aarticle.article`); requests are compared decoded.
           if (!m) return safeDecode(seg);
           params.push(m[1]!);
+          suffixes.push(safeDecode(m[2]!));
           return null;
         });
-        return { endpoint, segments, params, label: `${endpoint.method} ${endpoint.template}` };
+        return { endpoint, segments, params, suffixes, label: `${endpoint.method} ${endpoint.template}` };
       })
       .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
     tables.set(model, table);
@@ -54,33 +58,56 @@ export function routeTable(model: Model): Route[] {
   return table;
 }
 
-/** Compares two candidate routes: the one with a literal at the first differing place wins. */
+/** The suffix of the parameter at segment `i` of a route ("" for a literal or a bare parameter). */
+function suffixAt(r: Route, i: number): string {
+  let p = 0;
+  for (let k = 0; k < i; k++) if (r.segments[k] === null) p++;
+  return r.segments[i] === null ? (r.suffixes[p] ?? "") : "";
+}
+
+/** Compares two candidate routes: at the first differing place, a literal wins, then a parameter with a suffix. */
 function moreSpecific(a: Route, b: Route): boolean {
   for (let i = 0; i < a.segments.length; i++) {
     const la = a.segments[i] !== null;
     const lb = b.segments[i] !== null;
     if (la !== lb) return la;
+    if (!la) {
+      const sa = suffixAt(a, i).length;
+      const sb = suffixAt(b, i).length;
+      if (sa !== sb) return sa > sb;
+    }
   }
   return false;
+}
+
+/** The parameter values of a route for the segments, or null when a segment does not fit it. */
+function bind(route: Route, segs: string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  let p = 0;
+  for (const [i, lit] of route.segments.entries()) {
+    const seg = segs[i]!;
+    if (lit !== null) {
+      if (lit !== seg) return null;
+      continue;
+    }
+    const suffix = route.suffixes[p] ?? "";
+    if (suffix !== "" && !(seg.endsWith(suffix) && seg.length > suffix.length)) return null;
+    params[route.params[p++]!] = suffix === "" ? seg : seg.slice(0, -suffix.length);
+  }
+  return params;
 }
 
 /** Finds the endpoint serving `method path`, or null. HEAD matches GET routes. */
 export function matchRoute(model: Model, method: string, path: string): RouteMatch | null {
   const want = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
   const segs = pathSegments(path).map(safeDecode);
-  let best: Route | null = null;
+  let best: RouteMatch | null = null;
   for (const route of routeTable(model)) {
     if (route.endpoint.method !== want || route.segments.length !== segs.length) continue;
-    const ok = route.segments.every((lit, i) => lit === null || lit === segs[i]);
-    if (ok && (best === null || moreSpecific(route, best))) best = route;
+    const params = bind(route, segs);
+    if (params && (best === null || moreSpecific(route, best.route))) best = { route, params };
   }
-  if (!best) return null;
-  const params: Record<string, string> = {};
-  let p = 0;
-  best.segments.forEach((lit, i) => {
-    if (lit === null) params[best.params[p++]!] = segs[i]!;
-  });
-  return { route: best, params };
+  return best;
 }
 
 /** Edit distance over segments; a parameter segment matches any value at no cost. */
