@@ -72,22 +72,22 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   jupyter: {
-    total: [3, 20],
+    total: [4, 20],
     tools: [
       ["(no route)", 0, 9],
       ["get_contents", 0, 2],
-      ["get_contents_by_id", 0, 5],
+      ["get_contents_by_id", 1, 5],
       ["get_contents_todo_by_content_id", 1, 2],
       ["get_kernels", 1, 1],
       ["get_sessions", 1, 1],
     ],
   },
   "loopback-todo": {
-    total: [18, 26],
+    total: [20, 26],
     tools: [
       ["delete_todos_by_id", 1, 1],
       ["get_todos", 11, 12],
-      ["get_todos_by_id", 3, 7],
+      ["get_todos_by_id", 5, 7],
       ["get_todos_count", 0, 2],
       ["patch_todos_by_id", 2, 2],
       ["post_todos", 1, 2],

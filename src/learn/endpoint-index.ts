@@ -98,6 +98,19 @@ function listKeys(api: ApiRecord[]): Map<string, Set<string>> {
   return out;
 }
 
+/** Paths every request of which the app answered 404 or 410 (segments joined by `/`). */
+function missedPaths(api: ApiRecord[]): Set<string> {
+  const missed = new Set<string>();
+  const answered = new Set<string>();
+  for (const rec of api) {
+    const key = rec.segments.join("/");
+    if (rec.status === 404 || rec.status === 410) missed.add(key);
+    else answered.add(key);
+  }
+  for (const key of answered) missed.delete(key);
+  return missed;
+}
+
 /** Places every record in its endpoint; endpoints come back sorted by tool name. */
 export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; observations: Observation[] } {
   const paths = new Map<string, string[]>();
@@ -110,7 +123,11 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
       if (rec.response.kind === "json") collectIdValues(rec.response.value, idValues);
       if (rec.request.kind === "json") collectIdValues(rec.request.value, idValues);
     }
-  const templater = buildTemplater(paths.values(), { idValues, keysByList: listKeys(api) });
+  const templater = buildTemplater(paths.values(), {
+    idValues,
+    keysByList: listKeys(api),
+    missed: missedPaths(api),
+  });
   const byKey = new Map<string, EndpointGroup>();
   const observations: Observation[] = [];
   for (const rec of api) {

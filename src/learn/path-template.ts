@@ -4,7 +4,8 @@
  * shape, when it is one of several varying siblings whose values appear as
  * ids in bodies, or when its value identifies an entity the list read of its
  * parent path showed (by role: `/projects/website` under `/projects` listing
- * a project whose `identifier` is `website`). A file-type suffix stays literal
+ * a project whose `identifier` is `website`), or when it ends a path only ever
+ * answered "not found" beside such ids (an unknown id, `/api/contents/nope.md`). A file-type suffix stays literal
  * around the id (`/issues/{id}.json`). `api`, `v1`-like and date segments
  * never are parameters. The result depends on the set of paths, not their order.
  */
@@ -68,6 +69,8 @@ export interface IdEvidence {
   idValues: ReadonlySet<string>;
   /** List path (segments joined by `/`, the last one without its suffix) → values of its entities' unique fields. */
   keysByList: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Paths (segments joined by `/`) every request of which was answered 404 or 410: an unknown id, not a route. */
+  missed?: ReadonlySet<string>;
 }
 
 function collapse(node: Node, ev: IdEvidence, path: string[]): void {
@@ -94,6 +97,16 @@ function collapse(node: Node, ev: IdEvidence, path: string[]): void {
       ...(byValue.length >= 2 || (byValue.length >= 1 && byShape.length >= 1) ? byValue : []),
       ...byRole,
     ];
+    // A last segment only ever answered "not found" beside ids is an unknown id (`/api/contents/nope.md`).
+    const byMiss = stems.filter(({ seg }) => {
+      const child = node.children.get(seg)!;
+      return (
+        ev.missed?.has([...path, seg].join("/")) === true &&
+        child.children.size === 0 &&
+        child.params.size === 0
+      );
+    });
+    if (params.length > 0) params.push(...byMiss);
     for (const { seg } of [...new Map(params.map((p) => [p.seg, p])).values()].sort((a, b) =>
       a.seg < b.seg ? -1 : 1,
     )) {

@@ -11,6 +11,7 @@ import type {
   ReplayBody,
   ReplayResponse,
 } from "../model/model-schema.js";
+import { namesId, renameId } from "../model/not-found.js";
 import { sortEntities } from "../model/query-language.js";
 import type { CollectionState } from "./collection-state.js";
 import type { Observation } from "./endpoint-index.js";
@@ -43,7 +44,9 @@ export function collectionModel(
     pick === "insertion"
       ? { kind: "insertion" }
       : { kind: "field", field: field!, direction: dir as "asc" | "desc" };
-  const nf = c.item?.observations.find((o) => o.status === 404 || o.status === 410);
+  const misses = c.item?.observations.filter((o) => o.status === 404 || o.status === 410) ?? [];
+  const nf = misses[0];
+  const nfId = nf ? notFoundId(misses, c.item!.params.at(-1)!) : null;
   const partial: Omit<Collection, "explain"> = {
     name: c.name,
     id_field: c.idField,
@@ -59,9 +62,26 @@ export function collectionModel(
     filters,
     pagination,
     not_found: nf ? canned(nf) : null,
+    ...(nfId !== null ? { not_found_id: nfId } : {}),
     query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
+}
+
+/**
+ * The id the first recorded miss names in its body, when every recorded miss of the route names its own
+ * request's id and reads the same with the ids swapped (so the id is the answer's variable part); else null.
+ */
+function notFoundId(misses: Observation[], idParam: string): string | null {
+  const id = misses[0]!.pathParams[idParam] ?? "";
+  const body = canned(misses[0]!).body;
+  if (!namesId(body, id)) return null;
+  for (const o of misses.slice(1)) {
+    const own = o.pathParams[idParam] ?? "";
+    const b = canned(o).body;
+    if (!namesId(b, own) || JSON.stringify(renameId(b, own, id)) !== JSON.stringify(body)) return null;
+  }
+  return id;
 }
 
 /** How many list orders, at most, query reads are tried against. */

@@ -208,6 +208,12 @@ export const CollectionSchema = z.strictObject({
   /** The app's answer to an item read of an unknown id, when recorded. */
   not_found: CannedResponseSchema.nullable(),
   /**
+   * The id the recorded not-found answer names in its text (`Entity not found: Todo with id 99`), when every
+   * recorded miss of the item route named its own id: serve names the requested id in its place. Absent when
+   * the answer names none (so older models read).
+   */
+  not_found_id: z.string().optional(),
+  /**
    * The list query language the recording confirmed (filters with operators, search, sort, pages, projections,
    * parameters with no effect), and the filter the app applies to a list read that names none of its fields
    * (`status: "publish"`). Absent in models written before it (then `filters` and `pagination` alone apply).

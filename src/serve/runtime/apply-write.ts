@@ -62,7 +62,7 @@ export function applyWrite(
 ): TwinResponse {
   const list = episode.state.collection(c.name);
   const old = rule.kind === "create" ? null : (locate(c, list, params, rule.id_param ?? "") ?? null);
-  if (rule.kind !== "create" && !old) return notFound(c, rule.tool_name);
+  if (rule.kind !== "create" && !old) return notFound(c, rule.tool_name, params[rule.id_param ?? ""]);
   episode.clock_ms += model.clock.step_ms;
   // `locate` found the first entity with the path's id, so that is the one replaced or deleted.
   const id = params[rule.id_param ?? ""]!;

@@ -7,6 +7,7 @@
  */
 import { listedView } from "../../model/collection-query.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
+import { renameId } from "../../model/not-found.js";
 import { queryLeaves } from "../../model/query-language.js";
 import { planQuery, runQueryPlan } from "../../model/query-plan.js";
 import type { CollectionState } from "./collection-state.js";
@@ -147,8 +148,11 @@ function listAnswer(
   };
 }
 
-/** The collection's recorded answer to an unknown id, or a generic `404 {"error":"not_found"}`. */
-export function notFound(c: Collection, rule: string): TwinResponse {
+/**
+ * The collection's recorded answer to an unknown id (naming the requested `id` where the recorded one named its
+ * own, `not_found_id`), or a generic `404 {"error":"not_found"}`.
+ */
+export function notFound(c: Collection, rule: string, id?: string): TwinResponse {
   const nf = c.not_found;
   if (!nf) {
     return {
@@ -159,7 +163,8 @@ export function notFound(c: Collection, rule: string): TwinResponse {
       rule,
     };
   }
-  return recordedAnswer(nf, "state", rule);
+  if (c.not_found_id === undefined || id === undefined) return recordedAnswer(nf, "state", rule);
+  return recordedAnswer({ ...nf, body: renameId(nf.body, c.not_found_id, id) }, "state", rule);
 }
 
 /** The entity a path names (by id, inside its parent for nested collections), or undefined. */
@@ -202,7 +207,7 @@ export function itemRead(
   rule: string,
 ): TwinResponse {
   const entity = locate(c, list, params, idParam);
-  if (!entity) return notFound(c, rule);
+  if (!entity) return notFound(c, rule, params[idParam]);
   return {
     status: 200,
     headers: { ...JSON_HEADERS },
