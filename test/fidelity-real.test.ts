@@ -83,12 +83,12 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   "loopback-todo": {
-    total: [20, 26],
+    total: [22, 26],
     tools: [
       ["delete_todos_by_id", 1, 1],
       ["get_todos", 11, 12],
       ["get_todos_by_id", 5, 7],
-      ["get_todos_count", 0, 2],
+      ["get_todos_count", 2, 2],
       ["patch_todos_by_id", 2, 2],
       ["post_todos", 1, 2],
     ],

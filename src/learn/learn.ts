@@ -17,6 +17,7 @@ import {
 import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { learnAuth } from "./auth-schemes.js";
 import { type FoundCollection, findCollections } from "./collections.js";
+import { type LearnedCount, learnCountReads } from "./count-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
 import { operationExamples } from "./operation-examples.js";
@@ -146,6 +147,15 @@ function endpointModels(
   return endpoints;
 }
 
+/** Endpoints of confirmed count reads are served from the state of the collection they count. */
+function countEndpoints(endpoints: Endpoint[], counted: LearnedCount[]): Endpoint[] {
+  const byTool = new Map(counted.map((k) => [k.count.tool_name, k]));
+  return endpoints.map((e) => {
+    const k = byTool.get(e.tool_name);
+    return k ? { ...e, collection: k.collection, serving: "state", explain: k.count.explain } : e;
+  });
+}
+
 /** The end of the last timed record (start + duration), where the episode clock starts; null when untimed. */
 function lastTime(evidence: Evidence): number | null {
   let last: number | null = null;
@@ -170,6 +180,11 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   const judged = judgeWrites(groups, targets, walk.writes, signIns, opts, warnings);
   const validations = groups.filter((g) => isWriteMethod(g.method)).flatMap(learnValidations);
   const { collections, stateServed, seed, idSequences } = collectionStates(walk);
+  const counted = learnCountReads(groups, collections, walk.countReads);
+  for (const k of counted) {
+    const c = collections.find((x) => x.name === k.collection)!;
+    c.counts = [...(c.counts ?? []), k.count];
+  }
 
   const served: ServedWrite[] = [...judged].flatMap(([group, j]) =>
     j.draft ? [{ group, target: targets.get(group.key)!, rule: j.draft }] : [],
@@ -178,7 +193,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [],
   );
   const rules = assembleWriteRules(served, targeted, idSequences);
-  const endpoints = endpointModels(groups, found, targets, judged, rules, signIns);
+  const endpoints = countEndpoints(endpointModels(groups, found, targets, judged, rules, signIns), counted);
   const unrecorded = findUnrecordedBodies(groups);
   warnings.push(...unrecorded.warnings);
 
@@ -188,7 +203,12 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     endpoints,
     collections,
     write_rules: [...rules.values()].sort(byName((r) => r.tool_name)),
-    replays: replayedReads(timeOrder(observations), found, stateServed, signIns),
+    replays: replayedReads(
+      timeOrder(observations).filter((o) => !counted.some((k) => k.explained.includes(o))),
+      found,
+      stateServed,
+      signIns,
+    ),
     clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },
     id_sequences: idSequences,
     validations: validations.sort((a, b) =>

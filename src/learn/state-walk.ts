@@ -5,6 +5,7 @@
  * reads are checked against the state of that moment. One forward pass,
  * indexed by id: no rescans.
  */
+import { countOf } from "../model/count-read.js";
 import type { Entity } from "../model/model-schema.js";
 import { queryLeaves } from "../model/query-language.js";
 import { CollectionState } from "./collection-state.js";
@@ -43,6 +44,8 @@ export interface WalkResult {
   writes: WriteObservation[];
   /** Per list observation with a query: the outcome of checking it. */
   queries: Map<Observation, QueryRead>;
+  /** Per read answered with one number (a count?): each whole-listed collection's entities at that moment. */
+  countReads: Map<Observation, Map<string, Entity[]>>;
 }
 
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
@@ -129,6 +132,7 @@ class Walk {
   private readonly anonymous = new Map<string, WriteObservation[]>();
   readonly writes: WriteObservation[] = [];
   readonly queries = new Map<Observation, QueryRead>();
+  readonly countReads = new Map<Observation, Map<string, Entity[]>>();
 
   constructor(
     collections: FoundCollection[],
@@ -146,10 +150,19 @@ class Walk {
     const listState = o.method === "GET" ? this.byList.get(o.endpoint.key) : undefined;
     const itemState = o.method === "GET" ? this.byItem.get(o.endpoint.key) : undefined;
     const body = o.response.kind === "json" ? o.response.value : undefined;
+    if (o.method === "GET" && !listState && !itemState && ok(o) && countOf(body) !== null) this.snapshot(o);
     if (listState && ok(o) && body !== undefined) this.readList(listState, o, body);
     else if (itemState && o.pathParams["id"] !== undefined)
       this.readItem(itemState, o, o.pathParams["id"], body);
     else if (ok(o) || isRedirect(o.status)) this.write(o, body);
+  }
+
+  /** A read answered with one number: what each top-level collection whose whole list was seen held then. */
+  private snapshot(o: Observation): void {
+    const held = new Map<string, Entity[]>();
+    for (const st of this.states.values())
+      if (!st.col.parent && st.listedScopes.has("")) held.set(st.col.name, st.list(""));
+    this.countReads.set(o, held);
   }
 
   /** A read showed entity `id` (null: showed it gone): the writes waiting for it are judged. */
@@ -265,5 +278,5 @@ export function walkState(
 ): WalkResult {
   const walk = new Walk(collections, targets);
   for (const o of ordered) walk.observe(o);
-  return { states: walk.states, writes: walk.writes, queries: walk.queries };
+  return { states: walk.states, writes: walk.writes, queries: walk.queries, countReads: walk.countReads };
 }

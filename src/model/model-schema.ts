@@ -214,6 +214,22 @@ export const CollectionSchema = z.strictObject({
    */
   not_found_id: z.string().optional(),
   /**
+   * Reads that count the collection (`GET /todos/count` → `{"count": 4}`), each confirmed by every recorded
+   * answer against the state of its moment: the tool, the key holding the number (null: a bare number), and
+   * the path the request's query is read under in this collection's query language (`["filter"]` reads
+   * `where={…}` as the list's `filter={"where": {…}}`). Absent when none (so older models read).
+   */
+  counts: z
+    .array(
+      z.strictObject({
+        tool_name: z.string(),
+        key: z.string().nullable(),
+        query_prefix: z.array(z.string()),
+        explain: z.string(),
+      }),
+    )
+    .optional(),
+  /**
    * The list query language the recording confirmed (filters with operators, search, sort, pages, projections,
    * parameters with no effect), and the filter the app applies to a list read that names none of its fields
    * (`status: "publish"`). Absent in models written before it (then `filters` and `pagination` alone apply).

@@ -6,6 +6,7 @@
  * answer is serialised once and nothing can change the state through it.
  */
 import { listedView } from "../../model/collection-query.js";
+import { countEntities } from "../../model/count-read.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
 import { renameId } from "../../model/not-found.js";
 import { queryLeaves } from "../../model/query-language.js";
@@ -111,6 +112,25 @@ export function queryRead(
   const ran = runQueryPlan(planned.plan, rows);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
   return listAnswer(c, ran.rows, ran.total, rule, query);
+}
+
+/** Answers a count read (`c.counts`) from the state: how many entities a plain list would show under the query. */
+export function countRead(
+  c: Collection,
+  list: CollectionState,
+  query: [string, string][],
+  count: NonNullable<Collection["counts"]>[number],
+  rule: string,
+): TwinResponse | { unlearned: string[] } {
+  const got = countEntities(c, scoped(list, c, {}), query, count.query_prefix);
+  if ("unlearned" in got) return got;
+  return {
+    status: 200,
+    headers: { ...JSON_HEADERS },
+    body: { kind: "json", value: count.key === null ? got.n : { [count.key]: got.n } },
+    served_by: "state",
+    rule,
+  };
 }
 
 /** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */

@@ -8,7 +8,7 @@
 import { understoodQueryParams } from "../../model/collection-query.js";
 import type { Collection, Model } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
-import { itemRead, listRead, queryRead } from "./collection-read.js";
+import { countRead, itemRead, listRead, queryRead } from "./collection-read.js";
 import { explainMiss, explainUnlearnedQuery, explainWithheld } from "./explain-miss.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
@@ -59,6 +59,15 @@ function serveFromState(
     return ep.kind === "list"
       ? listRead(c, list, m.params, req.query, ep.tool_name)
       : itemRead(c, list, m.params, m.route.params[m.route.params.length - 1] ?? "", ep.tool_name);
+  }
+  const count = c.counts?.find((k) => k.tool_name === ep.tool_name);
+  if (count && ep.method === "GET") {
+    const read = countRead(c, list, req.query, count, ep.tool_name);
+    if (!("unlearned" in read)) return read;
+    const hit = findReplay(model, req);
+    return hit
+      ? answerReplay(episode, hit.key, hit.replay, req)
+      : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name));
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;
