@@ -88,7 +88,7 @@ describe("collections at different paths and ids by role", () => {
       name: "projects",
       id_field: "id",
       alt_id_fields: ["identifier"],
-      list_endpoint: "get_projects",
+      list_endpoint: "get_projects_json",
       item_endpoint: "get_projects_by_id",
       item_envelope: { kind: "object", item_key: "project" },
       list_view: { omit: ["homepage"], nulls: [], defaults: { homepage: "" } },

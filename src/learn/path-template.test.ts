@@ -95,7 +95,7 @@ describe("path templates", () => {
 });
 
 describe("ids by role", () => {
-  it("keeps a file-type suffix literal around an id (`/issues/{id}.json`), and names tools without it", () => {
+  it("keeps a file-type suffix literal around an id (`/issues/{id}.json`), the tool named by the id", () => {
     const t = buildTemplater(
       [["issues.json"], ["issues", "1.json"], ["issues", "2.json"], ["issues", "7.xml"]],
       new Set(),
@@ -105,7 +105,8 @@ describe("ids by role", () => {
     expect(t(["issues", "7.xml"]).template).toBe("/issues/{id}.xml");
     expect(t(["issues.json"]).template).toBe("/issues.json");
     expect(toolName("GET", item.literals, item.params)).toBe("get_issues_by_id");
-    expect(toolName("GET", t(["issues.json"]).literals, [])).toBe("get_issues");
+    // A literal keeps its suffix: it may be part of the name (`notes.txt`), not a format.
+    expect(toolName("GET", t(["issues.json"]).literals, [])).toBe("get_issues_json");
   });
 
   it("makes a segment read once a parameter when the list of its parent path shows an entity keyed by it", () => {

@@ -3,17 +3,11 @@
  * Model keys its rules, replays and validations by it; bundle's
  * tool-definitions.ts only describes the tools under these names.
  */
-import { splitSuffix } from "./path-template.js";
 import { isNeverParam, snake } from "./value-kinds.js";
 
-/**
- * The tool name of a method + template: `get_boards_cards_by_board_id`; `api` and versions are dropped, and a
- * file-type suffix (`/issues.json` → `get_issues`).
- */
+/** The tool name of a method + template: `get_boards_cards_by_board_id`; `api` and versions are dropped. */
 export function toolName(method: string, literals: (string | null)[], params: string[]): string {
-  const words = literals
-    .filter((l): l is string => l !== null && !isNeverParam(l))
-    .map((l) => snake(splitSuffix(l).stem));
+  const words = literals.filter((l): l is string => l !== null && !isNeverParam(l)).map(snake);
   const base = [method.toLowerCase(), ...(words.length > 0 ? words : ["root"])].join("_");
   return params.length > 0 ? `${base}_by_${params.join("_and_")}` : base;
 }
