@@ -2,7 +2,9 @@
  * The twin on one node:http server: MCP at `/mcp`, the control plane under
  * `/__apptwin/`, the recorded assets at their own paths (so the app's
  * frontend runs against the twin), and every other path through the runtime
- * on the episode named by `x-apptwin-episode` (`default` when absent).
+ * on the episode named by `x-apptwin-episode` (`default` when absent). The
+ * recorded app's absolute URLs in assets and answers are sent as the twin's
+ * own (app-origin.ts), so the page loads and calls nothing but the twin.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +17,7 @@ import { dropConnection, sendJson, sendTooLarge, sendTruncated, sendTwinResponse
 import { TestDouble } from "../test-double.js";
 import type { TwinAsset, TwinBundle } from "../twin-bundle.js";
 import { missingEpisode } from "../unknown-episode.js";
+import { originSwap, swapBytes, swapHeaders, swapJson, swapText } from "./app-origin.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
 import { loopbackRefusal } from "./loopback-guard.js";
@@ -132,11 +135,10 @@ async function sendAsset(
       message: `The recorded asset for ${path} is missing from the bundle or lies outside its assets folder.`,
     });
   }
-  res.writeHead(loaded.status, {
-    "content-type": loaded.content_type,
-    "content-length": loaded.bytes.length,
-  });
-  res.end(req.method === "HEAD" ? undefined : loaded.bytes);
+  const swap = originSwap(r.bundle.model.app_origin, req.headers.host);
+  const bytes = swap ? swapBytes(loaded.bytes, loaded.content_type, swap) : loaded.bytes;
+  res.writeHead(loaded.status, { "content-type": loaded.content_type, "content-length": bytes.length });
+  res.end(req.method === "HEAD" ? undefined : bytes);
 }
 
 /** Any other path: the runtime answers on the episode named by `x-apptwin-episode` (`default` when absent). */
@@ -163,9 +165,20 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   };
   const outcome = await r.double.serve(episode, request, { via: "http", started });
   if (outcome.kind === "drop") return dropConnection(req, res);
-  const answer = outcome.answer;
+  let answer = outcome.answer;
   if (answer.served_by === "miss" && answer.body?.kind === "json") {
     (answer.body.value as Record<string, unknown>).assets = r.assets.paths();
+  }
+  const swap = originSwap(r.bundle.model.app_origin, req.headers.host);
+  if (swap) {
+    const b = answer.body;
+    const body =
+      b?.kind === "json"
+        ? { ...b, value: swapJson(b.value, swap) }
+        : b?.kind === "text"
+          ? { ...b, text: swapText(b.text, swap) }
+          : b;
+    answer = { ...answer, headers: swapHeaders(answer.headers, swap), body };
   }
   if (outcome.kind === "truncate") return sendTruncated(req, res, answer, outcome.keep);
   sendTwinResponse(req, res, answer);

@@ -1,0 +1,101 @@
+/**
+ * The recorded app's own absolute URLs, served as the twin's. Real apps write
+ * their origin into what they send (WordPress's `<link href="http://host/…">`,
+ * a canonical URL a script hands to history.replaceState, an OpenAPI
+ * document's `servers`, a `Location` or `Link` header, `redirect_to=http%3A%2F%2F…`);
+ * served as recorded, the page would load its scripts from the real app (or
+ * from nothing once it is gone) and send its API calls there. Over HTTP the
+ * twin answers with its own origin in their place, in each form an origin is
+ * written: plain, with JSON-escaped slashes, and percent-encoded. Only a whole
+ * origin is replaced (`:3301` is not the start of `:33010`); the bundle keeps
+ * the recorded bytes, and MCP answers are left as recorded.
+ */
+
+/** One origin's written forms, each paired with the twin origin's same form. */
+export interface OriginSwap {
+  pattern: RegExp;
+  replacements: Map<string, string>;
+}
+
+/** Text media types whose bodies may name the origin (bytes of images and fonts are never touched). */
+const TEXTUAL =
+  /^(text\/|application\/(json|javascript|x-javascript|ecmascript|xml|xhtml\+xml|manifest\+json|ld\+json|[\w.+-]*\+json|[\w.+-]*\+xml)\b)|^image\/svg\+xml\b/i;
+
+function forms(origin: string): string[] {
+  const escaped = origin.replaceAll("/", "\\/");
+  const encoded = encodeURIComponent(origin);
+  return [origin, escaped, encoded, encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())];
+}
+
+function regexEscape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The swap from the recorded app origin to the origin a request addressed (`http://` + its Host), or null
+ * when there is nothing to swap (no Host, the same origin, an origin that does not parse).
+ */
+export function originSwap(appOrigin: string, host: string | undefined): OriginSwap | null {
+  if (!host) return null;
+  let app: string;
+  let twin: string;
+  try {
+    app = new URL(appOrigin).origin;
+    twin = new URL(`http://${host}`).origin;
+  } catch {
+    return null;
+  }
+  if (app === twin || app === "null") return null;
+  const from = forms(app);
+  const to = forms(twin);
+  const replacements = new Map<string, string>();
+  from.forEach((f, i) => {
+    if (!replacements.has(f)) replacements.set(f, to[i]!);
+  });
+  const alternatives = [...replacements.keys()].sort((a, b) => b.length - a.length).map(regexEscape);
+  // Not followed by what would continue a host or a port (a longer name, another digit, a port of a port-less origin).
+  const pattern = new RegExp(`(?:${alternatives.join("|")})(?![\\w.:-])`, "g");
+  return { pattern, replacements };
+}
+
+/** A text with the app origin's every form replaced by the twin's. */
+export function swapText(text: string, swap: OriginSwap): string {
+  return text.replace(swap.pattern, (m) => swap.replacements.get(m) ?? m);
+}
+
+/** A JSON value with the origin replaced inside every string (keys included), its structure untouched. */
+export function swapJson(value: unknown, swap: OriginSwap): unknown {
+  if (typeof value === "string") return swapText(value, swap);
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => swapJson(v, swap));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[swapText(k, swap)] = swapJson(v, swap);
+  return out;
+}
+
+/** True when bodies of this content type are text that may name the origin. */
+export function isTextual(contentType: string): boolean {
+  return TEXTUAL.test(contentType.trim());
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The body bytes with the origin replaced when they are textual UTF-8, else the bytes as they are (never re-encoded). */
+export function swapBytes(bytes: Buffer, contentType: string, swap: OriginSwap): Buffer {
+  if (!isTextual(contentType)) return bytes;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return bytes;
+  }
+  const swapped = swapText(text, swap);
+  return swapped === text ? bytes : Buffer.from(swapped, "utf8");
+}
+
+/** Header values with the origin replaced (Location, Link, Content-Location, Refresh and the rest). */
+export function swapHeaders(headers: Record<string, string>, swap: OriginSwap): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) out[k] = swapText(v, swap);
+  return out;
+}
