@@ -3,7 +3,9 @@
  * answers in order per episode, the last one repeating once exhausted. Keys
  * are normalised the same way on both sides (path as sent, query pairs
  * sorted by name, values of one name kept in order, re-encoded by
- * URLSearchParams), so `?a=1&b=x%20y`, `?a=1&b=x+y` and `?b=x+y&a=1` are one key. A sign-in's answers keyed by who signed in
+ * URLSearchParams), so `?a=1&b=x%20y`, `?a=1&b=x+y` and `?b=x+y&a=1` are one key.
+ * A request whose only difference is a cache-buster (a parameter that held
+ * the page's clock when it was recorded) gets the latest recorded answer. A sign-in's answers keyed by who signed in
  * (`match`) answer only the requests whose body holds the same values.
  */
 import type { Model, Replay, ReplayResponse } from "../../model/model-schema.js";
@@ -11,7 +13,7 @@ import { bodyObject } from "./apply-field-rules.js";
 import { readPointer } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse, TwinResponseBody } from "./twin-types.js";
 
-const indexes = new WeakMap<Model, Map<string, Replay>>();
+const indexes = new WeakMap<Model, ReplayIndex>();
 
 /** The normalised replay key of a method, path and query pairs. */
 export function replayKey(method: string, path: string, query: [string, string][]): string {
@@ -30,20 +32,89 @@ function recordedKey(r: Replay): string {
   return replayKey(r.method, path, query);
 }
 
-/** The replay recorded for exactly this request, or undefined. */
-export function findReplay(model: Model, req: TwinRequest): { key: string; replay: Replay } | undefined {
-  let index = indexes.get(model);
-  if (!index) {
-    index = new Map();
-    for (const r of model.replays) {
-      const key = recordedKey(r);
-      if (!index.has(key)) index.set(key, r);
-    }
-    indexes.set(model, index);
+/** Milliseconds (13 digits) or seconds (10 digits) since 1970, between 2001 and 2100: a client's clock. */
+function clockValue(value: string): number | null {
+  if (/^\d{13}$/.test(value)) {
+    const ms = Number(value);
+    return ms >= 978_307_200_000 && ms < 4_102_444_800_000 ? ms : null;
   }
+  if (/^\d{10}$/.test(value)) {
+    const s = Number(value);
+    return s >= 978_307_200 && s < 4_102_444_800 ? s * 1000 : null;
+  }
+  return null;
+}
+
+/** How near the recording's own clock a recorded value must be to count as that client's clock. */
+const RECORDED_CLOCK_WINDOW_MS = 24 * 3600 * 1000;
+
+/**
+ * A request's key with its clock-valued parameters set aside (jQuery's `_=<now>`, `?t=<now>`): their names
+ * (sorted) stand in the key, their values do not; and the largest clock among them. Null without one.
+ * `near`: only values within a day of this time count (a recorded request: the client's clock as recorded).
+ */
+function clocklessKey(
+  method: string,
+  path: string,
+  query: [string, string][],
+  near?: number,
+): { key: string; clock: number } | null {
+  const kept: [string, string][] = [];
+  const clocks: string[] = [];
+  let clock = -1;
+  for (const [k, v] of query) {
+    const t = clockValue(v);
+    if (t === null || (near !== undefined && Math.abs(t - near) > RECORDED_CLOCK_WINDOW_MS))
+      kept.push([k, v]);
+    else {
+      clocks.push(k);
+      clock = Math.max(clock, t);
+    }
+  }
+  if (clocks.length === 0) return null;
+  return { key: `${replayKey(method, path, kept)} clock:${clocks.sort().join(",")}`, clock };
+}
+
+interface ReplayIndex {
+  exact: Map<string, Replay>;
+  /** By clockless key: the replay whose recorded clock is the latest (the app's newest answer). */
+  clockless: Map<string, { replay: Replay; key: string; clock: number }>;
+}
+
+function indexOf(model: Model): ReplayIndex {
+  let index = indexes.get(model);
+  if (index) return index;
+  index = { exact: new Map(), clockless: new Map() };
+  for (const r of model.replays) {
+    const key = recordedKey(r);
+    if (!index.exact.has(key)) index.exact.set(key, r);
+    const at = r.path_and_query.indexOf("?");
+    const recordedAt = model.clock.last_time_ms;
+    if (at < 0 || recordedAt === null) continue;
+    const query = [...new URLSearchParams(r.path_and_query.slice(at + 1)).entries()];
+    const loose = clocklessKey(r.method, r.path_and_query.slice(0, at), query, recordedAt);
+    const seen = loose ? index.clockless.get(loose.key) : undefined;
+    if (loose && (!seen || loose.clock > seen.clock))
+      index.clockless.set(loose.key, { replay: index.exact.get(key)!, key, clock: loose.clock });
+  }
+  indexes.set(model, index);
+  return index;
+}
+
+/**
+ * The replay recorded for exactly this request, else, when the request differs from recorded ones only in
+ * parameters that hold a client's clock (a cache-buster: recorded within a day of the recording's own clock,
+ * asked with any time), the latest of those; or undefined. The recording shows such a value was the page's
+ * clock, never something the app answered by.
+ */
+export function findReplay(model: Model, req: TwinRequest): { key: string; replay: Replay } | undefined {
+  const index = indexOf(model);
   const key = replayKey(req.method, req.path, req.query);
-  const replay = index.get(key);
-  return replay ? { key, replay } : undefined;
+  const replay = index.exact.get(key);
+  if (replay) return { key, replay };
+  const loose = clocklessKey(req.method, req.path, req.query);
+  const hit = loose ? index.clockless.get(loose.key) : undefined;
+  return hit ? { key: hit.key, replay: hit.replay } : undefined;
 }
 
 /** The recorded requests (method + path and query) of one tool, sorted: the variants a miss can suggest. */
