@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { originSwap, swapBytes, swapHeaders, swapJson, swapText } from "./app-origin.js";
+import { originSwap, swapBody, swapBytes, swapHeaders, swapText } from "./app-origin.js";
 
 const swap = originSwap("http://127.0.0.1:3301", "127.0.0.1:41000")!;
 
@@ -27,14 +27,30 @@ describe("the app's origin served as the twin's", () => {
     expect(originSwap("not a url", "127.0.0.1:1")).toBeNull();
   });
 
-  it("swaps inside a JSON value's strings and keys without touching its structure", () => {
-    const value = { servers: [{ url: "http://127.0.0.1:3301" }], n: 3301, ok: true, none: null };
-    expect(swapJson(value, swap)).toEqual({
-      servers: [{ url: "http://127.0.0.1:41000" }],
+  it("swaps inside a JSON answer's strings and keys, its values and structure untouched; headers too", () => {
+    const value = {
+      servers: [{ url: "http://127.0.0.1:3301" }],
+      "http://127.0.0.1:3301/k": 1,
       n: 3301,
       ok: true,
-      none: null,
+    };
+    const swapped = swapBody({ kind: "json", value }, swap, "application/json; charset=UTF-8");
+    expect(swapped).toMatchObject({ kind: "text", content_type: "application/json; charset=UTF-8" });
+    expect(JSON.parse((swapped as { text: string }).text)).toEqual({
+      servers: [{ url: "http://127.0.0.1:41000" }],
+      "http://127.0.0.1:41000/k": 1,
+      n: 3301,
+      ok: true,
     });
+    // Nothing to replace: the JSON body is left as it is; base64 bodies are never touched.
+    const plain = { kind: "json" as const, value: { id: 3301 } };
+    expect(swapBody(plain, swap)).toBe(plain);
+    const b64 = {
+      kind: "base64" as const,
+      text: Buffer.from("http://127.0.0.1:3301").toString("base64"),
+      content_type: "image/png",
+    };
+    expect(swapBody(b64, swap)).toBe(b64);
     expect(
       swapHeaders(
         {

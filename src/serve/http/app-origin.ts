@@ -10,6 +10,7 @@
  * origin is replaced (`:3301` is not the start of `:33010`); the bundle keeps
  * the recorded bytes, and MCP answers are left as recorded.
  */
+import type { TwinResponseBody } from "../runtime/twin-types.js";
 
 /** One origin's written forms, each paired with the twin origin's same form. */
 export interface OriginSwap {
@@ -63,14 +64,23 @@ export function swapText(text: string, swap: OriginSwap): string {
   return text.replace(swap.pattern, (m) => swap.replacements.get(m) ?? m);
 }
 
-/** A JSON value with the origin replaced inside every string (keys included), its structure untouched. */
-export function swapJson(value: unknown, swap: OriginSwap): unknown {
-  if (typeof value === "string") return swapText(value, swap);
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => swapJson(v, swap));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[swapText(k, swap)] = swapJson(v, swap);
-  return out;
+/**
+ * A runtime answer's body with the origin replaced: a JSON value in its serialised text (the origin's
+ * characters need no JSON escape, so the text stays the same JSON, strings and keys swapped alike), sent as
+ * that text (under the answer's own content type) only when something was replaced; a text body's text;
+ * base64 bodies as they are.
+ */
+export function swapBody(
+  body: TwinResponseBody,
+  swap: OriginSwap,
+  contentType = "application/json",
+): TwinResponseBody {
+  if (body?.kind === "text") return { ...body, text: swapText(body.text, swap) };
+  if (body?.kind !== "json") return body;
+  const text = JSON.stringify(body.value);
+  if (text === undefined) return body;
+  const swapped = swapText(text, swap);
+  return swapped === text ? body : { kind: "text", text: swapped, content_type: contentType };
 }
 
 /** True when bodies of this content type are text that may name the origin. */

@@ -17,7 +17,7 @@ import { dropConnection, sendJson, sendTooLarge, sendTruncated, sendTwinResponse
 import { TestDouble } from "../test-double.js";
 import type { TwinAsset, TwinBundle } from "../twin-bundle.js";
 import { missingEpisode } from "../unknown-episode.js";
-import { originSwap, swapBytes, swapHeaders, swapJson, swapText } from "./app-origin.js";
+import { originSwap, swapBody, swapBytes, swapHeaders } from "./app-origin.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
 import { loopbackRefusal } from "./loopback-guard.js";
@@ -171,14 +171,12 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   }
   const swap = originSwap(r.bundle.model.app_origin, req.headers.host);
   if (swap) {
-    const b = answer.body;
-    const body =
-      b?.kind === "json"
-        ? { ...b, value: swapJson(b.value, swap) }
-        : b?.kind === "text"
-          ? { ...b, text: swapText(b.text, swap) }
-          : b;
-    answer = { ...answer, headers: swapHeaders(answer.headers, swap), body };
+    const type = Object.entries(answer.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1];
+    answer = {
+      ...answer,
+      headers: swapHeaders(answer.headers, swap),
+      body: swapBody(answer.body, swap, type),
+    };
   }
   if (outcome.kind === "truncate") return sendTruncated(req, res, answer, outcome.keep);
   sendTwinResponse(req, res, answer);
