@@ -14,7 +14,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle } from "../src/bundle/build-bundle.js";
@@ -105,8 +105,15 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The share of a PNG's pixels within 12 of an rgb colour, read in a blank page's canvas. */
-async function shareOfColour(page: Page, png: Buffer, rgb: [number, number, number]): Promise<number> {
+/**
+ * A PNG read pixel by pixel in a blank page's canvas: the share of pixels within 12 of an rgb colour
+ * (`near`), and the share far (over 150) from the image's most frequent colour (`ink`: drawn text).
+ */
+async function readPixels(
+  page: Page,
+  png: Buffer,
+  rgb: [number, number, number],
+): Promise<{ near: number; ink: number }> {
   return page.evaluate(
     async ({ data, rgb }) => {
       const img = new Image();
@@ -118,14 +125,35 @@ async function shareOfColour(page: Page, png: Buffer, rgb: [number, number, numb
       const ctx = canvas.getContext("2d")!;
       ctx.drawImage(img, 0, 0);
       const px = ctx.getImageData(0, 0, img.width, img.height).data;
+      const distance = (i: number, c: number[]) =>
+        Math.abs(px[i]! - c[0]!) + Math.abs(px[i + 1]! - c[1]!) + Math.abs(px[i + 2]! - c[2]!);
+      const counts = new Map<number, number>();
       let near = 0;
-      for (let i = 0; i < px.length; i += 4)
-        if (Math.abs(px[i]! - rgb[0]) + Math.abs(px[i + 1]! - rgb[1]) + Math.abs(px[i + 2]! - rgb[2]) <= 12)
-          near++;
-      return near / (px.length / 4);
+      for (let i = 0; i < px.length; i += 4) {
+        if (distance(i, rgb) <= 12) near++;
+        const key = (px[i]! << 16) | (px[i + 1]! << 8) | px[i + 2]!;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      const top = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+      const dominant = [(top >> 16) & 255, (top >> 8) & 255, top & 255];
+      let ink = 0;
+      for (let i = 0; i < px.length; i += 4) if (distance(i, dominant) > 150) ink++;
+      const n = px.length / 4;
+      return { near: near / n, ink: ink / n };
     },
     { data: png.toString("base64"), rgb },
   );
+}
+
+/** The largest element showing a text, when one is drawn bigger than a screen reader's 1-pixel label; else null. */
+async function drawnMatch(page: Page, text: string): Promise<Locator | null> {
+  let best: { match: Locator; area: number } | null = null;
+  for (const match of await page.getByText(text).all()) {
+    const box = await match.boundingBox();
+    if (box && box.width > 4 && box.height > 4 && (!best || box.width * box.height > best.area))
+      best = { match, area: box.width * box.height };
+  }
+  return best?.match ?? null;
 }
 
 /** A context that reaches only the twin: every other request is aborted and remembered. */
@@ -206,7 +234,8 @@ describe.each(CASES)("the $app UI on its twin", (c) => {
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(`${base}${c.page}`);
-    for (const text of c.shows) await expect.poll(() => page.getByText(text).first().isVisible()).toBe(true);
+    for (const text of c.shows)
+      await expect.poll(async () => (await drawnMatch(page, text)) !== null).toBe(true);
     const painted = page.locator(c.painted).first();
     const background = await painted.evaluate((el) => getComputedStyle(el).backgroundColor);
     const rgb = /^rgba?\((\d+), (\d+), (\d+)/.exec(background);
@@ -217,8 +246,13 @@ describe.each(CASES)("the $app UI on its twin", (c) => {
     const element = await painted.screenshot();
     const blank = await context.newPage();
     // The element is painted in its stylesheet's colour, and so is its part of the page's own screenshot.
-    expect(await shareOfColour(blank, element, colour)).toBeGreaterThan(0.5);
-    expect(await shareOfColour(blank, shot, colour)).toBeGreaterThan(0.001);
+    expect((await readPixels(blank, element, colour)).near).toBeGreaterThan(0.5);
+    expect((await readPixels(blank, shot, colour)).near).toBeGreaterThan(0.001);
+    // Each recorded value is drawn: its element's screenshot holds text on its background.
+    for (const text of c.shows) {
+      const drawn = await (await drawnMatch(page, text))!.screenshot();
+      expect((await readPixels(blank, drawn, colour)).ink, text).toBeGreaterThan(0.02);
+    }
     expect(errors).toEqual([]);
     expect(foreign).toEqual([]);
     await context.close();
