@@ -233,6 +233,11 @@ describe.each(CASES)("the $app UI on its twin", (c) => {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    // Every read the page makes is answered from the recording (a write it sends may be withheld).
+    const unanswered: string[] = [];
+    page.on("response", (r) => {
+      if (r.request().method() === "GET" && r.status() >= 400) unanswered.push(`${r.status()} ${r.url()}`);
+    });
     await page.goto(`${base}${c.page}`);
     for (const text of c.shows)
       await expect.poll(async () => (await drawnMatch(page, text)) !== null).toBe(true);
@@ -254,6 +259,7 @@ describe.each(CASES)("the $app UI on its twin", (c) => {
       expect((await readPixels(blank, drawn, colour)).ink, text).toBeGreaterThan(0.02);
     }
     expect(errors).toEqual([]);
+    expect(unanswered).toEqual([]);
     expect(foreign).toEqual([]);
     await context.close();
   }, 60_000);

@@ -27,4 +27,14 @@ describe("collectAssets", () => {
       ["/items", "text/html", "html"],
     ]);
   });
+
+  it("bundles the images and fonts the browser loaded by itself (a favicon is 'other'), nothing else of that kind", () => {
+    const evidence = buildEvidence([
+      { path: "/favicon.ico", status: 200, type: "other", resRaw: { text: "ico", mime: "image/x-icon" } },
+      { path: "/beacon", status: 200, type: "other", resRaw: { text: "ok", mime: "text/plain" } },
+    ]);
+    expect(collectAssets(evidence).assets.map((a) => [a.path, a.content_type])).toEqual([
+      ["/favicon.ico", "image/x-icon"],
+    ]);
+  });
 });

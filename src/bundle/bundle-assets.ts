@@ -1,6 +1,7 @@
 /**
  * The recorded static assets a browsable twin serves: app-origin documents,
- * scripts, styles, images and fonts that answered 2xx with a complete body.
+ * scripts, styles, images and fonts (and the images and fonts the browser
+ * loaded by itself, a favicon) that answered 2xx with a complete body.
  * The latest observation of each URL (path and query: `load-scripts.php?load=a`
  * and `?load=b` are two scripts) wins; files are content-addressed
  * (`assets/<sha256-16>.<ext>`) so identical bytes are stored once.
@@ -34,6 +35,9 @@ const EXT_BY_MIME: Record<string, string> = {
   "video/mp4": "mp4",
 };
 
+/** Content types of what a browser loads by itself (resource type "other") that a page shows: images and fonts. */
+const BROWSER_LOADED = /^\s*(image|font)\//i;
+
 function header(headers: { name: string; value: string }[], name: string): string | null {
   let found: string | null = null;
   for (const h of headers) if (h.name.toLowerCase() === name) found = h.value;
@@ -61,7 +65,7 @@ export function collectAssets(evidence: Evidence): {
 } {
   const latest = new Map<string, ManifestAsset & { bytes: Uint8Array }>();
   for (const r of evidence.records) {
-    if (!ASSET_TYPES.has(r.resource_type) || r.initiator !== "page") continue;
+    if (r.initiator !== "page") continue;
     if (r.request.method.toUpperCase() !== "GET" || r.failure !== null || r.response === null) continue;
     const { status, body } = r.response;
     if (status < 200 || status > 299 || body === null || body.truncated) continue;
@@ -72,12 +76,18 @@ export function collectAssets(evidence: Evidence): {
       continue;
     }
     if (url.origin !== evidence.app_origin) continue;
+    const contentType =
+      header(r.response.headers, "content-type") ?? body.mime_type ?? "application/octet-stream";
+    // The browser's own loads (a favicon) are "other": kept when they are an image or a font.
+    if (
+      !ASSET_TYPES.has(r.resource_type) &&
+      !(r.resource_type === "other" && BROWSER_LOADED.test(contentType))
+    )
+      continue;
     const bytes =
       body.encoding === "base64"
         ? new Uint8Array(Buffer.from(body.text, "base64"))
         : new TextEncoder().encode(body.text);
-    const contentType =
-      header(r.response.headers, "content-type") ?? body.mime_type ?? "application/octet-stream";
     const file = `assets/${sha256Hex(bytes).slice(0, 16)}.${assetExtension(contentType, url.pathname)}`;
     const path = url.pathname + url.search;
     latest.set(path, { path, file, content_type: contentType, status, bytes });
