@@ -92,6 +92,9 @@ const CASES: UiCase[] = [
   },
 ];
 
+/** How long a page may take to show what it loads (a real app's page loads dozens of scripts; the machine is shared). */
+const PAGE_LOAD = { timeout: 30_000 };
+
 let browser: Browser;
 let dir: string;
 
@@ -240,7 +243,7 @@ describe.each(CASES)("the $app UI on its twin", (c) => {
     });
     await page.goto(`${base}${c.page}`);
     for (const text of c.shows)
-      await expect.poll(async () => (await drawnMatch(page, text)) !== null).toBe(true);
+      await expect.poll(async () => (await drawnMatch(page, text)) !== null, PAGE_LOAD).toBe(true);
     const painted = page.locator(c.painted).first();
     const background = await painted.evaluate((el) => getComputedStyle(el).backgroundColor);
     const rgb = /^rgba?\((\d+), (\d+), (\d+)/.exec(background);
@@ -283,7 +286,7 @@ describe("the LoopBack explorer on its twin", () => {
     const page = await context.newPage();
     await page.goto(`${base}/explorer/`);
     // The recorded OpenAPI document named the app's own server; the twin names itself.
-    await expect.poll(() => page.locator(".servers select").textContent()).toBe(base);
+    await expect.poll(() => page.locator(".servers select").textContent(), PAGE_LOAD).toBe(base);
     const create = page.locator(".opblock-post").filter({ has: page.locator('[data-path="/todos"]') });
     await create.locator(".opblock-summary").click();
     await create.getByRole("button", { name: "Try it out" }).click();
@@ -293,7 +296,7 @@ describe("the LoopBack explorer on its twin", () => {
     await create.getByRole("button", { name: "Execute" }).click();
     const answer = create.locator(".live-responses-table .response-col_description pre").first();
     await expect
-      .poll(async () => JSON.parse((await answer.textContent()) || "null"))
+      .poll(async () => JSON.parse((await answer.textContent()) || "null"), PAGE_LOAD)
       .toEqual({
         id: 6,
         title: "Made in the twin's explorer",
