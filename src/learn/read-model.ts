@@ -19,6 +19,7 @@ import { explainCollection } from "./explain.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { type LearnedQuery, learnQueryRules, type RecordedQueryRead } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
+import { learnTotalHeaders } from "./total-headers.js";
 
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
@@ -44,6 +45,12 @@ export function collectionModel(
     pick === "insertion"
       ? { kind: "insertion" }
       : { kind: "field", field: field!, direction: dir as "asc" | "desc" };
+  const totalHeaders = learnTotalHeaders(
+    c.list.observations.filter((o) => stateServed.has(o)),
+    queries,
+    { rules: learned.rules, default_filter: defaultFilter },
+    c.envelope.kind === "object" ? c.envelope.items_key : null,
+  );
   const misses = c.item?.observations.filter((o) => o.status === 404 || o.status === 410) ?? [];
   const nf = misses[0];
   const nfId = nf ? notFoundId(misses, c.item!.params.at(-1)!) : null;
@@ -63,6 +70,7 @@ export function collectionModel(
     pagination,
     not_found: nf ? canned(nf) : null,
     ...(nfId !== null ? { not_found_id: nfId } : {}),
+    ...(totalHeaders.length > 0 ? { total_headers: totalHeaders } : {}),
     query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };

@@ -65,3 +65,16 @@ describe("order of overlapping records", () => {
     ]);
   });
 });
+
+describe("item reads with a query", () => {
+  it("never write the shape they show back into the state (a format, a projection): they are replayed", () => {
+    const file = { id: 1, title: "A", content: "plain text" };
+    const { model, seed } = learnSpecs([
+      list([file]),
+      { path: "/api/things/1", status: 200, res: file },
+      { path: "/api/things/1?format=base64", status: 200, res: { ...file, content: "cGxhaW4gdGV4dA==" } },
+    ]);
+    expect(seed.collections["things"]).toEqual([file]);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things/1?format=base64"]);
+  });
+});

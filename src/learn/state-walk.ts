@@ -223,7 +223,9 @@ class Walk {
     if (o.status === 404 || o.status === 410) {
       st.remove(id);
       this.sighting(st, id, null, o);
-    } else if (ok(o)) {
+    } else if (ok(o) && o.query.length === 0) {
+      // An item read with a query (a format, a projection, an expansion) may show another shape of the entity:
+      // it is replayed, and never written back into the state.
       const e = itemEntity(body, st.col.itemEnvelope);
       if (e) {
         st.upsert(e);

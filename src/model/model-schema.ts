@@ -214,6 +214,12 @@ export const CollectionSchema = z.strictObject({
    */
   not_found_id: z.string().optional(),
   /**
+   * Headers of list answers that carry a total, confirmed by every list read the state serves: the number of
+   * matching entities before the page (`of: "total"`, `X-WP-Total`, `X-Total-Count`) or the number of pages of
+   * the read's page size (`of: "pages"`, `X-WP-TotalPages`). Absent when none (so older models read).
+   */
+  total_headers: z.array(z.strictObject({ name: z.string(), of: z.enum(["total", "pages"]) })).optional(),
+  /**
    * Reads that count the collection (`GET /todos/count` → `{"count": 4}`), each confirmed by every recorded
    * answer against the state of its moment: the tool, the key holding the number (null: a bare number), and
    * the path the request's query is read under in this collection's query language (`["filter"]` reads

@@ -9,6 +9,7 @@ import { listedView } from "../../model/collection-query.js";
 import { countEntities } from "../../model/count-read.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
 import { renameId } from "../../model/not-found.js";
+import { pageCount } from "../../model/page-count.js";
 import { queryLeaves } from "../../model/query-language.js";
 import { planQuery, runQueryPlan } from "../../model/query-plan.js";
 import type { CollectionState } from "./collection-state.js";
@@ -61,6 +62,11 @@ function pageInPlace(
   return { rows: list.slice(offset, limit === undefined ? undefined : offset + limit), total };
 }
 
+/** The page size a list read of an older model (`pagination`) asks for, or null. */
+function legacyLimit(c: Collection, query: [string, string][]): number | null {
+  return c.pagination ? (nonNegativeInt(queryValue(query, c.pagination.limit_param)) ?? null) : null;
+}
+
 /** Answers a list read from the collection's entities. */
 export function listRead(
   c: Collection,
@@ -71,7 +77,7 @@ export function listRead(
 ): TwinResponse {
   if (wholeInOrder(c, params, query)) {
     const { rows, total } = pageInPlace(c, list, query);
-    return listAnswer(c, rows, total, rule, query);
+    return listAnswer(c, rows, total, rule, query, legacyLimit(c, query));
   }
   let rows = scoped(list, c, params);
   for (const f of c.filters) {
@@ -89,7 +95,7 @@ export function listRead(
     const limit = nonNegativeInt(queryValue(query, c.pagination.limit_param));
     rows = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
-  return listAnswer(c, rows, total, rule, query);
+  return listAnswer(c, rows, total, rule, query, legacyLimit(c, query));
 }
 
 /**
@@ -111,7 +117,7 @@ export function queryRead(
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
   const ran = runQueryPlan(planned.plan, rows);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
-  return listAnswer(c, ran.rows, ran.total, rule, query);
+  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit);
 }
 
 /** Answers a count read (`c.counts`) from the state: how many entities a plain list would show under the query. */
@@ -140,6 +146,7 @@ function listAnswer(
   total: number,
   rule: string,
   query: [string, string][] = [],
+  limit: number | null = null,
 ): TwinResponse {
   // The list's own view of an entity: fields it leaves out, fields it shows as null.
   const shown = c.list_view ? rows.map((e) => listedView(c, e)) : rows;
@@ -159,9 +166,13 @@ function listAnswer(
     }
     value = env;
   }
+  // Totals the app's list answers carry in headers, in step with the state.
+  const headers: Record<string, string> = { ...JSON_HEADERS };
+  for (const h of c.total_headers ?? [])
+    headers[h.name] = String(h.of === "total" ? total : pageCount(total, limit));
   return {
     status: 200,
-    headers: { ...JSON_HEADERS },
+    headers,
     body: { kind: "json", value },
     served_by: "state",
     rule,
