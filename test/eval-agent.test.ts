@@ -2,7 +2,7 @@
  * `apptwin eval DIR --agent "<command>"` with small scripted agents written
  * here, each a real process with a real MCP client reaching its episode
  * through APPTWIN_MCP_URL: one that runs each task's oracle calls (every
- * task passes), one that makes a wrong write (fails, saying why), one that
+ * task passes, three runs at a time), one that makes a wrong write (fails, saying why), one that
  * passes every other run (pass^1 50%, pass^2 0%), and ones that crash or
  * hang (the exit code, the timeout).
  */
@@ -107,6 +107,8 @@ describe("apptwin eval --agent", () => {
       report.runs.map((r) => [r.task, true, [], 0]),
     );
     expect(report.runs).toHaveLength(10);
+    // Three at a time, each on its own episode, reported in task order.
+    expect(report.runs.map((r) => r.episode)).toEqual(report.runs.map((r) => `${r.task}.run-1`));
     expect(report.overall).toMatchObject({
       tasks: 10,
       runs: 10,

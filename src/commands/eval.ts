@@ -29,6 +29,12 @@ export default class Eval extends BaseCommand {
       min: 1,
       max: 100,
     }),
+    concurrency: Flags.integer({
+      description: "runs at once, each on its own episode",
+      default: 1,
+      min: 1,
+      max: 32,
+    }),
     timeout: Flags.integer({
       description: "seconds one agent run may take before it is stopped",
       default: 300,
@@ -55,6 +61,7 @@ export default class Eval extends BaseCommand {
       agent: flags.agent,
       repeat: flags.repeat,
       timeoutMs: flags.timeout * 1000,
+      concurrency: flags.concurrency,
       ...(flags.agent !== undefined && !this.jsonEnabled()
         ? {
             onRun: (r) => process.stderr.write(`${r.task} run ${r.run}: ${r.passed ? "passed" : "failed"}\n`),

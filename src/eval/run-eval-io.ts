@@ -25,6 +25,8 @@ export interface EvalOptions {
   repeat: number;
   /** Per run of the agent. */
   timeoutMs: number;
+  /** Runs at once, each on its own episode (default 1). */
+  concurrency?: number;
   /** Called after each run, for progress. */
   onRun?: (run: TaskRun) => void;
 }
@@ -68,7 +70,6 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
   });
   const control = new ControlPlane(endpoints.url);
   const proxy = agentMode ? await startEpisodeProxy(endpoints.url) : null;
-  const runs: TaskRun[] = [];
   const runOne = async (task: Task, run: number): Promise<TaskRun> => {
     const episode = `${task.id}.run-${run}`.slice(0, 128);
     await control.createEpisode(episode);
@@ -101,14 +102,24 @@ export async function runEval(opts: EvalOptions): Promise<EvalReport> {
     const reasons = [...oracle.problems, ...gradeTask(task, outcome, file.collections, bundle.seed).reasons];
     return { ...base, passed: reasons.length === 0, reasons, answer: oracle.answer };
   };
-  try {
-    for (const task of runnable) {
-      for (let run = 1; run <= opts.repeat; run++) {
-        const result = await runOne(task, run);
-        runs.push(result);
-        opts.onRun?.(result);
-      }
+  // Every run of every task, each on its own episode; up to `concurrency` at once, reported in this order.
+  const jobs = runnable.flatMap((task) =>
+    Array.from({ length: opts.repeat }, (_, i) => ({ task, run: i + 1 })),
+  );
+  const runs: TaskRun[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const at = next++;
+      const { task, run } = jobs[at]!;
+      runs[at] = await runOne(task, run);
+      opts.onRun?.(runs[at]!);
     }
+  };
+  try {
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, jobs.length)) }, worker),
+    );
   } finally {
     await proxy?.close();
     await twin.close();
