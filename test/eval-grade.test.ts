@@ -230,6 +230,33 @@ describe("apptwin grade: refusals (exit 2)", () => {
     expect(stderr).toContain(`The twin at ${url} has no episode "nope" (it has: `);
   });
 
+  it("an evicted episode says so, with the twin's own message", async () => {
+    const small = await startHttpTwin(await readBundle(items), {
+      port: 0,
+      host: "127.0.0.1",
+      maxEpisodes: 2,
+    });
+    try {
+      const control = `${small.endpoints.url}/__apptwin/episodes`;
+      for (const id of ["first", "second"]) {
+        const r = await fetch(control, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ id }),
+        });
+        expect(r.status).toBe(201);
+      }
+      const args = [items, "--task", "delete.items", "--episode", "first", "--url", small.endpoints.url];
+      const { code, stderr } = await runCommand(Grade, args);
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        'Episode "first" was evicted: the twin holds at most 2 episodes (--max-episodes)',
+      );
+    } finally {
+      await small.twin.close();
+    }
+  });
+
   it("a twin that serves another bundle", async () => {
     const { code, stderr } = await runCommand(Grade, [
       boards,

@@ -94,6 +94,16 @@ export class ControlPlane {
         `The twin at ${this.base} has no episode "${id}" (it has: ${list}); pass one of them with --episode`,
       );
     }
+    if (res.status === 410) {
+      const body = res.json as { message?: unknown; hint?: unknown };
+      throw new UserError(
+        "episode_evicted",
+        typeof body.message === "string"
+          ? body.message
+          : `Episode "${id}" was evicted from the twin at ${this.base}`,
+        typeof body.hint === "string" ? [body.hint] : [],
+      );
+    }
     const parsed = DiffSchema.safeParse(res.json);
     if (res.status !== 200 || !parsed.success)
       throw new Error(`the diff of episode ${id} answered ${res.status}: ${JSON.stringify(res.json)}`);
