@@ -2,7 +2,8 @@
  * `apptwin eval` on the bundles of the real lab apps (WordPress, Redmine,
  * Jupyter, LoopBack; recordings checked in under test/fixtures/real/): every
  * oracle of every generated task passes through a real MCP client on its own
- * episode, and the prompts name no tool, no path and no withheld write. The
+ * episode; the prompts name no tool, no path, no withheld write and no
+ * entity id; two builds give the same tasks.json bytes. The
  * task lists themselves follow what learning serves, so they are not pinned
  * here; items and boards pin theirs in eval-tasks.test.ts.
  */
@@ -15,7 +16,7 @@ import { writeBundle } from "../src/bundle/bundle-io.js";
 import Eval from "../src/commands/eval.js";
 import type { EvalReport } from "../src/eval/eval-report.js";
 import { readEvidence } from "../src/evidence/evidence-io.js";
-import type { Model } from "../src/model/model-schema.js";
+import type { Model, SeedState } from "../src/model/model-schema.js";
 import { type TasksFile, TasksFileSchema } from "../src/tasks/task-schema.js";
 import { runCommand } from "./fixtures/bundle/run-command.js";
 
@@ -37,7 +38,11 @@ describe("apptwin eval on the real lab apps' bundles", () => {
         join(import.meta.dirname, "fixtures", "real", app, "train.evidence.json"),
       );
       const out = join(dir, app);
-      await writeBundle(out, buildBundle({ evidence: [evidence] }).files, { force: false });
+      const files = buildBundle({ evidence: [evidence] }).files;
+      // Deterministic like every bundle file: a second build gives the same tasks.json bytes.
+      const again = buildBundle({ evidence: [evidence] }).files.get("tasks.json")!;
+      expect(Buffer.from(again).equals(Buffer.from(files.get("tasks.json")!))).toBe(true);
+      await writeBundle(out, files, { force: false });
       const { stdout, code } = await runCommand(Eval, [out, "--json"]);
       const report = JSON.parse(stdout) as EvalReport;
       expect(report.runs.filter((r) => !r.passed).map((r) => [r.task, r.reasons])).toEqual([]);
@@ -50,8 +55,22 @@ describe("apptwin eval on the real lab apps' bundles", () => {
       const model = JSON.parse(await readFile(join(out, "model.json"), "utf8")) as Model;
       const reads = new Set(model.endpoints.filter((e) => e.method === "GET").map((e) => e.tool_name));
       const served = new Set(model.endpoints.filter((e) => e.serving === "state").map((e) => e.tool_name));
+      // Every entity id of the seed, of every collection: a prompt names entities by what a person reads.
+      const seed = JSON.parse(await readFile(join(out, "state.json"), "utf8")) as SeedState;
+      const ids = model.collections.flatMap((c) =>
+        (seed.collections[c.name] ?? []).map((e) => String(e[c.id_field])),
+      );
+      const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
       for (const t of tasks.tasks.filter((x) => x.kind !== "smoke")) {
         for (const e of model.endpoints) expect(t.prompt, t.id).not.toContain(e.tool_name);
+        for (const e of model.endpoints.filter((x) => x.serving === "withheld"))
+          expect(t.prompt, t.id).not.toContain(e.template);
+        // Outside the quoted values (a title may hold a number: “Version 2.0 released”).
+        const unquoted = t.prompt.replace(/“[^”]*”/g, "“”");
+        for (const id of ids)
+          expect(unquoted, `${t.id} names the id ${id}`).not.toMatch(
+            new RegExp(`(^|[^\\w-])${literal(id)}([^\\w-]|$)`),
+          );
         expect(t.prompt, t.id).not.toMatch(/\b(GET|POST|PUT|PATCH|DELETE) \//);
         // A write an oracle makes is one the twin serves from state: never a withheld, acknowledged or replayed one.
         for (const call of t.oracle.calls.filter((c) => !reads.has(c.tool)))

@@ -56,6 +56,11 @@ export interface CollectionView {
   /** The readable field that tells entities apart, or null. */
   key: FieldInfo | null;
   parent: { view: CollectionView; field: string; param: string } | null;
+  /**
+   * Fields whose values are the ids of another collection's entities (a post's `author` → users), by pointer:
+   * a prompt names the entity referred to by its key, never by the id.
+   */
+  refs: Map<string, CollectionView>;
 }
 
 /** The entities a task of a view works on: all of them, or those of one parent entity. */
@@ -236,6 +241,7 @@ export function collectionViews(
                   fields,
                   key: keyOf(fields),
                   parent,
+                  refs: new Map(),
                 };
         }
       }
@@ -251,7 +257,68 @@ export function collectionViews(
     if ("list" in v) views.push(v);
     else unusable.push(v);
   }
+  for (const v of views) {
+    for (const f of v.fields) {
+      const target = referenceOf(model, v, f, views);
+      if (target) v.refs.set(f.pointer, target);
+    }
+  }
   return { views, unusable };
+}
+
+/** The path of a link (`http://host/api/users/2?x` → `/api/users/2`), or null when the value is none. */
+function linkPath(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/.exec(value) ?? /^(\/[^?#]*)/.exec(value);
+  return m ? (m[1] ?? "/") : null;
+}
+
+/** Every string leaf of a value with its pointer. */
+function stringLeaves(value: unknown, pointer: string, out: [string, string][]): [string, string][] {
+  if (typeof value === "string") out.push([pointer, value]);
+  else if (Array.isArray(value))
+    for (const [i, v] of value.entries()) stringLeaves(v, `${pointer}/${i}`, out);
+  else if (isObject(value))
+    for (const [k, v] of Object.entries(value)) stringLeaves(v, `${pointer}/${escapePointerToken(k)}`, out);
+  return out;
+}
+
+/**
+ * The collection a field refers to, when the recording confirms it: every value is the id of one of its
+ * entities, and either every entity links to that entity's item path under a key named like the field
+ * (HAL's `_links.author[0].href` → `/users/2`), or the field is named after the collection (`user_id`,
+ * `projectId` → projects). Null when no collection, or more than one, fits.
+ */
+function referenceOf(
+  model: Model,
+  view: CollectionView,
+  field: FieldInfo,
+  views: CollectionView[],
+): CollectionView | null {
+  if (field.kind !== "number" && field.kind !== "choice") return null;
+  const token = field.pointer.slice(1).split("/")[0]!;
+  if (field.pointer !== `/${token}`) return null;
+  const name = words(token).replace(/ id$/, "");
+  const fits: CollectionView[] = [];
+  for (const t of views) {
+    if (t === view || t.key === null) continue;
+    const ids = new Set(t.entities.map((e) => queryForm(e[t.collection.id_field])));
+    if (!field.values.every((v) => ids.has(queryForm(v)))) continue;
+    const named = name === t.singular || name === t.plural;
+    const item = model.endpoints.find((e) => e.tool_name === t.collection.item_endpoint);
+    const holes = item ? (item.template.match(/\{[^}]+\}/g) ?? []) : [];
+    const linked =
+      item !== undefined &&
+      holes.length === 1 &&
+      view.entities.every((e) => {
+        const path = item.template.replace(holes[0]!, encodeURIComponent(queryForm(e[token])));
+        return stringLeaves(e, "", []).some(
+          ([p, s]) => p.split("/").includes(escapePointerToken(token)) && linkPath(s) === path,
+        );
+      });
+    if (named || linked) fits.push(t);
+  }
+  return fits.length === 1 ? fits[0]! : null;
 }
 
 /** The id of an entity, as its collection names it. */

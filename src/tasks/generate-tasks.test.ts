@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BOARDS_SEED_STATE, boardsModel } from "../../test/fixtures/models/boards-twin.js";
 import { ITEMS_SEED_STATE, itemsModel } from "../../test/fixtures/models/items-twin.js";
+import { endpoint } from "../../test/fixtures/models/model-builders.js";
 import { toolsFromModel } from "../bundle/tool-definitions.js";
 import type { Model } from "../model/model-schema.js";
 import { generateTasks } from "./generate-tasks.js";
@@ -90,5 +91,77 @@ describe("generateTasks", () => {
     expect(latest.id).toBe("latest.items.priority");
     expect(latest.prompt).toBe("Which item has the highest priority? Reply with its title only.");
     expect(latest.answer).toEqual({ kind: "exact", value: "Call the plumber", accept: [] });
+  });
+
+  describe("a filter on a field that refers to another collection names the entity, never its id", () => {
+    /** Items with an owner (1 or 2) listed by `?owner=`, and the owners collection its values are ids of. */
+    function withOwners(field: string, links: boolean) {
+      const model = itemsModel();
+      model.endpoints.push(
+        endpoint({
+          tool_name: "get_owners",
+          method: "GET",
+          template: "/api/owners",
+          kind: "list",
+          collection: "owners",
+          serving: "state",
+        }),
+        endpoint({
+          tool_name: "get_owners_by_id",
+          method: "GET",
+          template: "/api/owners/{id}",
+          kind: "item",
+          collection: "owners",
+          serving: "state",
+        }),
+      );
+      model.collections.push({
+        ...model.collections[0]!,
+        name: "owners",
+        list_endpoint: "get_owners",
+        item_endpoint: "get_owners_by_id",
+        envelope: { kind: "bare" },
+        filters: [],
+        explain: "owners",
+      });
+      model.collections[0]!.filters = [{ param: field, field, kind: "equals" }];
+      const seed = structuredClone(ITEMS_SEED_STATE);
+      seed.collections.owners = [
+        { id: 1, name: "Ana Ruiz" },
+        { id: 2, name: "Bo Chen" },
+      ];
+      seed.collections.items!.forEach((e, i) => {
+        e[field] = i % 3 === 1 ? 2 : 1;
+        if (links) e._links = { [field]: [{ href: `http://127.0.0.1:4010/api/owners/${e[field]}` }] };
+      });
+      return tasksOf(model, seed).tasks;
+    }
+
+    it("confirmed by a link to the entity's item path under the field's name", () => {
+      const tasks = withOwners("assignee", true);
+      const count = tasks.find((t) => t.id === "count.items.assignee")!;
+      expect(count.prompt).toBe("How many items have the assignee “Ana Ruiz”? Reply with the number only.");
+      expect(count.answer).toEqual({ kind: "numeric", value: 3 });
+      // The oracle finds the owner's id by listing the owners, then filters by it.
+      expect(count.oracle.calls).toEqual([
+        { tool: "get_owners", arguments: {} },
+        { tool: "get_items", arguments: { assignee: "1" } },
+      ]);
+      expect(tasks.find((t) => t.id === "list.items.assignee")!.prompt).toBe(
+        "Which items have the assignee “Bo Chen”? Reply with the title of each, one per line.",
+      );
+    });
+
+    it("confirmed by a field named after the collection (owner_id → owners)", () => {
+      expect(withOwners("owner_id", false).find((t) => t.id === "count.items.owner_id")!.prompt).toBe(
+        "How many items have the owner “Ana Ruiz”? Reply with the number only.",
+      );
+    });
+
+    it("unconfirmed (another name, no link): the value as the entities show it", () => {
+      expect(withOwners("assignee", false).find((t) => t.id === "count.items.assignee")!.prompt).toBe(
+        "How many items have the assignee 1? Reply with the number only.",
+      );
+    });
   });
 });

@@ -8,7 +8,15 @@
 import type { Entity } from "../model/model-schema.js";
 import { readPointer } from "../util/json-pointer.js";
 import { queryForm } from "../util/query-form.js";
-import { type CollectionView, type FieldInfo, type Scope, scopeOf, valuesIn } from "./collection-view.js";
+import {
+  type CollectionView,
+  type FieldInfo,
+  idOf,
+  type Scope,
+  scopeContaining,
+  scopeOf,
+  valuesIn,
+} from "./collection-view.js";
 import { orderRank } from "./order-rank.js";
 import {
   discoveryCalls,
@@ -23,7 +31,7 @@ import {
   skip,
   taskId,
 } from "./task-parts.js";
-import type { Answer, Task } from "./task-schema.js";
+import type { Answer, OracleCall, Task } from "./task-schema.js";
 import { answerText, flagWords, quoted } from "./task-words.js";
 
 const ASK_ORDER: FieldInfo["kind"][] = ["choice", "boolean", "text", "number"];
@@ -117,9 +125,29 @@ function byFrequency(scope: Scope, field: string): { value: unknown; count: numb
     .map(([, v]) => v);
 }
 
-function condition(field: FieldInfo, value: unknown): string {
+/** The entity of another collection a reference field's value names, or null when the field is no reference. */
+function referred(
+  view: CollectionView,
+  field: FieldInfo,
+  value: unknown,
+): { view: CollectionView; entity: Entity } | null {
+  const target = view.refs.get(field.pointer);
+  const entity = target?.entities.find((e) => queryForm(idOf(target, e)) === queryForm(value));
+  return target && entity ? { view: target, entity } : null;
+}
+
+/** "are done", "have the status “open”", "have the author “Eddie Editor”" (a reference named by its key). */
+function condition(view: CollectionView, field: FieldInfo, value: unknown): string {
   if (field.kind === "boolean") return flagWords(field.label).are(Boolean(value));
-  return `have the ${field.label} ${quoted(value)}`;
+  const ref = referred(view, field, value);
+  if (!ref) return `have the ${field.label} ${quoted(value)}`;
+  return `have the ${field.label.replace(/ id$/, "")} ${quoted(keyValue(ref.view, ref.entity))}`;
+}
+
+/** The calls that find a filter's value: for a reference, list the collection referred to (where its key is read). */
+function referenceCalls(view: CollectionView, field: FieldInfo, value: unknown): OracleCall[] {
+  const ref = referred(view, field, value);
+  return ref ? discoveryCalls(ref.view, scopeContaining(ref.view, ref.entity)) : [];
 }
 
 /** A count and a list under each learned filter: "How many items are not done?", "Which items are done?" */
@@ -167,13 +195,16 @@ export function filterTasks(view: CollectionView): Generated {
     }
     const where = scopePhrase(view, scope);
     const common = freq[0]!.value;
-    const countCalls = discoveryCalls(view, scope, { [f.param]: queryForm(common) });
+    const countCalls = [
+      ...referenceCalls(view, field, common),
+      ...discoveryCalls(view, scope, { [f.param]: queryForm(common) }),
+    ];
     const total = totalPointer(view);
     out.tasks.push(
       retrieval(
         taskId("count", view.collection.name, f.field),
         "count",
-        `How many ${view.plural}${where} ${condition(field, common)}? Reply with the number only.`,
+        `How many ${view.plural}${where} ${condition(view, field, common)}? Reply with the number only.`,
         { kind: "numeric", value: matching(scope, f.field, common).length },
         {
           calls: countCalls,
@@ -197,13 +228,16 @@ export function filterTasks(view: CollectionView): Generated {
       continue;
     }
     const rare = freq[freq.length - 1]!.value;
-    const listCalls = discoveryCalls(view, scope, { [f.param]: queryForm(rare) });
+    const listCalls = [
+      ...referenceCalls(view, field, rare),
+      ...discoveryCalls(view, scope, { [f.param]: queryForm(rare) }),
+    ];
     const hits = matching(scope, f.field, rare);
     out.tasks.push(
       retrieval(
         taskId("list", view.collection.name, f.field),
         "list",
-        `Which ${view.plural}${where} ${condition(field, rare)}? Reply with the ${view.key.label} of each, one per line.`,
+        `Which ${view.plural}${where} ${condition(view, field, rare)}? Reply with the ${view.key.label} of each, one per line.`,
         {
           kind: "must_include",
           values: hits.map((e) => answerText(keyValue(view, e))),
