@@ -106,13 +106,13 @@ describe("apptwin eval --agent", () => {
     expect(report.runs.map((r) => [r.task, r.passed, r.reasons, r.agent?.exit_code])).toEqual(
       report.runs.map((r) => [r.task, true, [], 0]),
     );
-    expect(report.runs).toHaveLength(10);
+    expect(report.runs).toHaveLength(11);
     // Three at a time, each on its own episode, reported in task order.
     expect(report.runs.map((r) => r.episode)).toEqual(report.runs.map((r) => `${r.task}.run-1`));
     expect(report.overall).toMatchObject({
-      tasks: 10,
-      runs: 10,
-      passed_runs: 10,
+      tasks: 11,
+      runs: 11,
+      passed_runs: 11,
       pass_rate: 1,
       pass_hat_k: { "1": 1 },
     });
@@ -126,6 +126,7 @@ describe("apptwin eval --agent", () => {
       ["update", 2, 1],
       ["delete", 1, 1],
       ["find_then_update", 1, 1],
+      ["find_then_delete", 1, 1],
     ]);
   }, 180_000);
 

@@ -71,7 +71,7 @@ describe("apptwin eval DIR (oracles)", () => {
     expect(lines[0]).toBe("Eval of items-full: oracle solutions");
     expect(lines[2]).toMatch(/^TASK\s+KIND\s+PASSED\s+WHY$/);
     expect(lines).toContain("update.items.done            update            yes");
-    expect(stdout).toContain("All 11 oracles passed.");
+    expect(stdout).toContain("All 12 oracles passed.");
   });
 
   it("boards: every oracle passes (--json), each on its own episode", async () => {
@@ -83,12 +83,12 @@ describe("apptwin eval DIR (oracles)", () => {
     expect(report.runs.map((r) => [r.task, r.passed, r.reasons])).toEqual(
       report.runs.map((r) => [r.task, true, []]),
     );
-    expect(report.runs).toHaveLength(17);
-    expect(new Set(report.runs.map((r) => r.episode)).size).toBe(17);
+    expect(report.runs).toHaveLength(18);
+    expect(new Set(report.runs.map((r) => r.episode)).size).toBe(18);
     expect(report.runs.find((r) => r.task === "nested_lookup.comments.text")!.answer).toBe(
       "Email draft is ready for review.",
     );
-    expect(report.overall).toMatchObject({ tasks: 17, runs: 17, passed_runs: 17, pass_rate: 1 });
+    expect(report.overall).toMatchObject({ tasks: 18, runs: 18, passed_runs: 18, pass_rate: 1 });
   });
 
   it("--task runs one task, and its oracle's answer is read from the twin's answer", async () => {
@@ -107,7 +107,7 @@ describe("apptwin eval DIR (oracles)", () => {
       "latest.items.created_at      latest            no      the answer was “Book dentist appointment”; expected “Oat milk”",
     );
     expect(stdout).toContain("delete.items                 delete            no      item 6 was not deleted");
-    expect(stdout).toMatch(/\d+ of 11 oracles failed: the bundle has tasks its own tools cannot solve\./);
+    expect(stdout).toMatch(/\d+ of 12 oracles failed: the bundle has tasks its own tools cannot solve\./);
   });
 
   it("refuses an unknown task, naming the known ones (exit 2)", async () => {

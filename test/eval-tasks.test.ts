@@ -96,6 +96,8 @@ describe("items tasks", () => {
         "Find the item that was created most recently and mark it as done.",
         null,
       ],
+      // Found by being the oldest, not by its key (the latest is the one delete.items names).
+      ["find_then_delete.items", "find_then_delete", "Delete the item that was created first.", null],
     ]);
   });
 
@@ -148,6 +150,7 @@ describe("items tasks", () => {
           },
         ],
       ],
+      ["find_then_delete.items", [{ kind: "deleted", collection: "items", id: "1" }]],
     ]);
   });
 
@@ -272,6 +275,12 @@ describe("boards tasks", () => {
         "Find the card in the board “Launch Plan” whose status is “done” and change its title to “Team retreat”.",
         null,
       ],
+      [
+        "find_then_delete.cards",
+        "find_then_delete",
+        "Delete the card in the board “Launch Plan” whose status is “done”.",
+        null,
+      ],
     ]);
   });
 
@@ -317,6 +326,7 @@ describe("boards tasks", () => {
         [{ kind: "deleted", collection: "cards", id: "7a77c6bf-84dd-408c-a8cc-9c0aafabba6d" }],
       ],
       ["find_then_update.cards.title", updated("/title", "Team retreat")],
+      ["find_then_delete.cards", [{ kind: "deleted", collection: "cards", id: DESIGN_CARD }]],
     ]);
   });
 
@@ -344,7 +354,7 @@ describe("boards tasks", () => {
 
   it("lists the not-generated shapes in the bundle's README", () => {
     const readme = text(built.boards!.bundle.files.get("README.md"));
-    expect(readme).toContain("`tasks.json` holds 17 tasks");
+    expect(readme).toContain("`tasks.json` holds 18 tasks");
     expect(readme).toContain(
       "| `POST /api/boards/{board_id}/cards` | create | withheld_write | the twin withholds this write (unexplained_field), so no task may need it |",
     );

@@ -16,7 +16,14 @@ import {
   type Task,
   type TasksFile,
 } from "./task-schema.js";
-import { createTasks, deleteTasks, findThenUpdateTask, servedWrites, updateTasks } from "./write-tasks.js";
+import {
+  createTasks,
+  deleteTasks,
+  findThenDeleteTask,
+  findThenUpdateTask,
+  servedWrites,
+  updateTasks,
+} from "./write-tasks.js";
 
 const WRITE_KIND: Record<string, Task["kind"]> = {
   create: "create",
@@ -77,6 +84,7 @@ function tasksOf(view: CollectionView, writes: ReturnType<typeof servedWrites>):
     updateTasks(view, w),
     deleteTasks(view, w),
     findThenUpdateTask(view, w),
+    findThenDeleteTask(view, w),
   ];
 }
 

@@ -27,6 +27,7 @@ export const TASK_KINDS = [
   "update",
   "delete",
   "find_then_update",
+  "find_then_delete",
 ] as const;
 
 export const TaskKindSchema = z.enum(TASK_KINDS);

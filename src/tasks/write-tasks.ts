@@ -320,44 +320,92 @@ export function createTasks(view: CollectionView, writes: ServedWrites): Generat
 
 /** "Delete the item “Book dentist appointment”." for each served delete. */
 export function deleteTasks(view: CollectionView, writes: ServedWrites): Generated {
-  const out: Generated = { tasks: [], skipped: [] };
-  const deletes = writes.rules.filter((r) => r.rule.kind === "delete");
-  if (deletes.length === 0) return out;
+  if (!writes.rules.some((r) => r.rule.kind === "delete")) return { tasks: [], skipped: [] };
   if (!view.key) return noKey(view, "delete");
   const scope = scopeOf(view);
   const entity = scope.entities[scope.entities.length - 1];
   if (!entity) return none(view, "delete", "no_entities", `the recording showed no ${view.plural} to delete`);
-  for (const { rule, tool } of deletes) {
+  return deletesOf(
+    view,
+    writes,
+    scope,
+    entity,
+    "delete",
+    `Delete ${entityPhrase(view, scope, entity)}.`,
+    (how) => `Deletes one ${view.singular}, found by its ${view.key!.label}, through the served ${how}.`,
+  );
+}
+
+/** A task per served delete of the entity: its oracle finds the entity (list the parent, then the collection), then deletes it. */
+function deletesOf(
+  view: CollectionView,
+  writes: ServedWrites,
+  scope: Scope,
+  entity: Entity,
+  kind: "delete" | "find_then_delete",
+  prompt: string,
+  explain: (how: string) => string,
+): Generated {
+  const out: Generated = { tasks: [], skipped: [] };
+  for (const { rule, tool } of writes.rules.filter((r) => r.rule.kind === "delete")) {
+    const how = `${tool.binding.method} ${tool.binding.template}`;
     const args = entityArgs(view, scope, tool.binding.path_params, rule.id_param, entity);
     if (!args) {
       out.skipped.push(
-        skip(
-          view,
-          "delete",
-          "no_call",
-          `${tool.binding.method} ${tool.binding.template} needs a path parameter the seed state does not give`,
-        ),
+        skip(view, kind, "no_call", `${how} needs a path parameter the seed state does not give`),
       );
       continue;
     }
     out.tasks.push(
       write(
-        taskId("delete", view.collection.name),
-        "delete",
-        `Delete ${entityPhrase(view, scope, entity)}.`,
+        taskId(kind, view.collection.name),
+        kind,
+        prompt,
         [{ kind: "deleted", collection: view.collection.name, id: queryForm(idOf(view, entity)) }],
         [...discoveryCalls(view, scope), { tool: tool.name, arguments: args }],
-        `Deletes one ${view.singular}, found by its ${view.key.label}, through the served ${tool.binding.method} ${tool.binding.template}.`,
+        explain(how),
       ),
     );
   }
   return out;
 }
 
+/**
+ * "Delete the item that was created most recently.": the entity is found by a property only it has in the scope
+ * (a value, else being the latest), never by its key; deleting any other entity as well is collateral damage.
+ */
+export function findThenDeleteTask(view: CollectionView, writes: ServedWrites): Generated {
+  if (!writes.rules.some((r) => r.rule.kind === "delete")) return { tasks: [], skipped: [] };
+  if (!view.key) return noKey(view, "find_then_delete");
+  const scope = scopeOf(view);
+  // Another entity than the delete task's (the last) when the latest is that one: then the oldest.
+  const latest = findCriterion(view, scope);
+  const last = scope.entities[scope.entities.length - 1];
+  const found = latest?.entity === last ? (findCriterion(view, scope, "min") ?? latest) : latest;
+  if (!found)
+    return none(
+      view,
+      "find_then_delete",
+      "no_find_criterion",
+      `no value or time singles out one ${view.singular}${scopePhrase(view, scope)}`,
+    );
+  return deletesOf(
+    view,
+    writes,
+    scope,
+    found.entity,
+    "find_then_delete",
+    `Delete the ${view.singular}${scopePhrase(view, scope)} ${found.phrase}.`,
+    (how) =>
+      `Two steps: find the one ${view.singular} ${found.phrase}, then delete it through the served ${how}.`,
+  );
+}
+
 /** How a find-then-change task finds its entity: a value only it has in the scope, else the latest by time. */
 function findCriterion(
   view: CollectionView,
   scope: Scope,
+  pick: "max" | "min" = "max",
 ): { entity: Entity; phrase: string; field: FieldInfo } | null {
   for (const field of view.fields.filter(
     (f) => (f.kind === "choice" || f.kind === "boolean") && f !== view.key,
@@ -376,9 +424,9 @@ function findCriterion(
   if (!order || scope.entities.length < 2) return null;
   const { field } = order;
   const ranks = valuesIn(scope, field).map(orderRank);
-  const best = Math.max(...ranks);
+  const best = pick === "max" ? Math.max(...ranks) : Math.min(...ranks);
   if (Number.isNaN(best) || ranks.filter((r) => r === best).length !== 1) return null;
-  return { entity: scope.entities[ranks.indexOf(best)]!, phrase: `that ${orderPhrase(field, "max")}`, field };
+  return { entity: scope.entities[ranks.indexOf(best)]!, phrase: `that ${orderPhrase(field, pick)}`, field };
 }
 
 /** "Find the card in the board “Launch Plan” whose status is “done” and change its title to “…”.": find, then change. */
