@@ -154,7 +154,7 @@ describe("generateTasks", () => {
 
     it("confirmed by a field named after the collection (owner_id → owners)", () => {
       expect(withOwners("owner_id", false).find((t) => t.id === "count.items.owner_id")!.prompt).toBe(
-        "How many items have the owner “Ana Ruiz”? Reply with the number only.",
+        "How many items belong to the owner “Ana Ruiz”? Reply with the number only.",
       );
     });
 

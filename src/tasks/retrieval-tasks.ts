@@ -136,12 +136,15 @@ function referred(
   return target && entity ? { view: target, entity } : null;
 }
 
-/** "are done", "have the status “open”", "have the author “Eddie Editor”" (a reference named by its key). */
+/** "are done", "have the status “open”"; a reference named by its key: "have the author “admin”", "belong to the post “Hello world!”". */
 function condition(view: CollectionView, field: FieldInfo, value: unknown): string {
   if (field.kind === "boolean") return flagWords(field.label).are(Boolean(value));
   const ref = referred(view, field, value);
   if (!ref) return `have the ${field.label} ${quoted(value)}`;
-  return `have the ${field.label.replace(/ id$/, "")} ${quoted(keyValue(ref.view, ref.entity))}`;
+  const label = field.label.replace(/ id$/, "");
+  const named = quoted(keyValue(ref.view, ref.entity));
+  // A field named after what it refers to is where the entity belongs (a comment's post); another names a role.
+  return label === ref.view.singular ? `belong to the ${label} ${named}` : `have the ${label} ${named}`;
 }
 
 /** The calls that find a filter's value: for a reference, list the collection referred to (where its key is read). */
