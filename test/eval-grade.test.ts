@@ -184,6 +184,26 @@ describe("apptwin grade: deliberately wrong episodes fail, saying what differed"
     ]);
   });
 
+  it("a find-then-delete that deletes the wrong end, or one too many", async () => {
+    // "Delete the item that was created first.": item 1.
+    const latest = await episode([["delete_items_by_id", { id: 6 }]]);
+    expect((await grade("find_then_delete.items", latest)).grade.reasons).toEqual([
+      "item 1 (“Buy coffee beans”) was not deleted",
+      "collateral damage: item 6 (“Oat milk”) was deleted, and the task did not ask for it",
+    ]);
+    const both = await episode([
+      ["delete_items_by_id", { id: 1 }],
+      ["delete_items_by_id", { id: 2 }],
+    ]);
+    const { code, grade: g } = await grade("find_then_delete.items", both);
+    expect(code).toBe(1);
+    expect(g.reasons).toEqual([
+      "collateral damage: item 2 (“Renew passport”) was deleted, and the task did not ask for it",
+    ]);
+    const right = await episode([["delete_items_by_id", { id: 1 }]]);
+    expect((await grade("find_then_delete.items", right)).grade).toMatchObject({ passed: true, reasons: [] });
+  });
+
   it("the right field set to the wrong value, and another field changed with it", async () => {
     const id = await episode([["patch_items_by_id", { id: 4, body: { done: true, title: "Water plants" } }]]);
     const { grade: g } = await grade("update.items.done", id);
