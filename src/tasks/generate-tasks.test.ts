@@ -93,6 +93,13 @@ describe("generateTasks", () => {
     expect(latest.answer).toEqual({ kind: "exact", value: "Call the plumber", accept: [] });
   });
 
+  it("a lookup asks a field that tells entities apart before one every entity has the same value in", () => {
+    const seed = structuredClone(ITEMS_SEED_STATE);
+    for (const e of seed.collections.items!) e.kind = "task";
+    const lookup = tasksOf(itemsModel(), seed).tasks.find((t) => t.kind === "lookup")!;
+    expect(lookup.id).toBe("lookup.items.done");
+  });
+
   describe("a filter on a field that refers to another collection names the entity, never its id", () => {
     /** Items with an owner (1 or 2) listed by `?owner=`, and the owners collection its values are ids of. */
     function withOwners(field: string, links: boolean) {
@@ -147,6 +154,8 @@ describe("generateTasks", () => {
         { tool: "get_owners", arguments: {} },
         { tool: "get_items", arguments: { assignee: "1" } },
       ]);
+      // Its value is an id, so no lookup asks for it.
+      expect(tasks.some((t) => t.kind === "lookup" && t.id.endsWith(".assignee"))).toBe(false);
       expect(tasks.find((t) => t.id === "list.items.assignee")!.prompt).toBe(
         "Which items have the assignee “Bo Chen”? Reply with the title of each, one per line.",
       );

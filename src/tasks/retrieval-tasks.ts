@@ -65,11 +65,15 @@ function retrieval(
 export function lookupTask(view: CollectionView): Generated {
   const kind = view.parent ? "nested_lookup" : "lookup";
   if (!view.key) return noKey(view, kind);
-  // Among texts, an address (`http://…`) is the last thing a person asks for.
+  // An address (`http://…`) is the last thing a person asks for; before it, a field every entity has the same
+  // value in (WordPress's taxonomy "post_tag") tells least about the one asked.
   const url = (f: FieldInfo) => f.values.some((v) => /:\/\//.test(String(v)));
-  const asked = ASK_ORDER.flatMap((k) =>
-    view.fields.filter((f) => f.kind === k && f !== view.key).sort((a, b) => Number(url(a)) - Number(url(b))),
-  )[0];
+  const constant = (f: FieldInfo) => new Set(f.values.map(queryForm)).size < 2 && f.values.length > 1;
+  // A reference's value is another entity's id, which a person would not ask for.
+  const ranked = ASK_ORDER.flatMap((k) =>
+    view.fields.filter((f) => f.kind === k && f !== view.key && !view.refs.has(f.pointer)),
+  );
+  const asked = ranked.find((f) => !url(f) && !constant(f)) ?? ranked.find((f) => !url(f)) ?? ranked[0];
   if (!asked)
     return none(
       view,
