@@ -73,7 +73,10 @@ export function lookupTask(view: CollectionView): Generated {
   const ranked = ASK_ORDER.flatMap((k) =>
     view.fields.filter((f) => f.kind === k && f !== view.key && !view.refs.has(f.pointer)),
   );
-  const asked = ranked.find((f) => !url(f) && !constant(f)) ?? ranked.find((f) => !url(f)) ?? ranked[0];
+  // A number may be an id the recording does not confirm as a reference (a comment's author 0), so it comes
+  // after a shared value, which at least reads as words.
+  const tier = (f: FieldInfo) => (url(f) ? 3 : f.kind === "number" ? 2 : constant(f) ? 1 : 0);
+  const asked = [...ranked].sort((a, b) => tier(a) - tier(b))[0];
   if (!asked)
     return none(
       view,
