@@ -6,10 +6,11 @@
  */
 import type { Coverage } from "../coverage/coverage-schema.js";
 import { UserError } from "../errors/user-error.js";
+import { packEvidence } from "../evidence/evidence-file.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import { mergeEvidence } from "../evidence/merge.js";
 import type { Model } from "../model/model-schema.js";
-import { canonicalJson } from "../util/canonical-json.js";
+import { canonicalJsonBytes } from "../util/canonical-json.js";
 import { sha256Hex } from "./bundle-assets.js";
 import { learnModel } from "./learn-model.js";
 import { bundleName, renderBundleFiles } from "./render-bundle.js";
@@ -33,15 +34,20 @@ export function bundleEvidence(list: Evidence[]): Evidence {
 /** Learns and renders the bundle of the given evidence. */
 export function buildBundle(inputs: { evidence: Evidence[]; name?: string }): BuiltBundle {
   const evidence = bundleEvidence(inputs.evidence);
+  const { model, seed, coverage } = learnModel(evidence);
+  // evidence.json's bytes (canonical JSON of the evidence as its file stores it), made once and after learning
+  // (whose peak they would add to). A source is hashed as canonical JSON of itself: a single input without
+  // repeated asset bodies is its packed form, and those bytes are hashed again rather than made twice.
+  const packed = packEvidence(evidence);
+  const evidenceBytes = canonicalJsonBytes(packed);
   const sources = [...new Map(inputs.evidence.map((e) => [e.evidence_id, e])).values()].map((e) => ({
     evidence_id: e.evidence_id,
-    sha256: sha256Hex(canonicalJson(e)),
+    sha256: sha256Hex(e === packed ? evidenceBytes : canonicalJsonBytes(e)),
   }));
-  const { model, seed, coverage } = learnModel(evidence);
   const name = bundleName(evidence, inputs.name);
   return {
     name,
-    files: renderBundleFiles({ name, evidence, sources, model, seed, coverage }),
+    files: renderBundleFiles({ name, evidence, sources, model, seed, coverage, evidenceBytes }),
     model,
     coverage,
   };

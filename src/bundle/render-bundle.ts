@@ -11,7 +11,7 @@ import { evidenceName } from "../evidence/evidence-name.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Model, SeedState } from "../model/model-schema.js";
 import { generateTasks } from "../tasks/generate-tasks.js";
-import { canonicalJson } from "../util/canonical-json.js";
+import { canonicalJsonBytes } from "../util/canonical-json.js";
 import { APPTWIN_VERSION } from "../version.js";
 import { collectAssets, sha256Hex } from "./bundle-assets.js";
 import { renderReadme } from "./bundle-readme.js";
@@ -29,12 +29,15 @@ export interface BundleContent {
   model: Model;
   seed: SeedState;
   coverage: Coverage;
+  /** evidence.json's bytes already made (canonical JSON of the packed evidence; the build hashes them); made here when absent. */
+  evidenceBytes?: Uint8Array;
 }
 
 const encoder = new TextEncoder();
 
+/** Canonical JSON bytes, encoded piece by piece: a large file (evidence, model) is never a whole string first. */
 function json(value: unknown): Uint8Array {
-  return encoder.encode(canonicalJson(value));
+  return canonicalJsonBytes(value);
 }
 
 function byPath<T extends { path: string }>(a: T, b: T): number {
@@ -50,7 +53,7 @@ export function renderBundleFiles(content: BundleContent): Map<string, Uint8Arra
   const files = new Map<string, Uint8Array>([
     ["README.md", encoder.encode(renderReadme({ name, model, tools, coverage, tasks }))],
     ["coverage.json", json(coverage)],
-    ["evidence.json", json(packEvidence(evidence))],
+    ["evidence.json", content.evidenceBytes ?? json(packEvidence(evidence))],
     ["model.json", json(model)],
     ["openapi.json", json(openApiFromModel(model, name, APPTWIN_VERSION))],
     ["state.json", json({ schema_version: BUNDLE_SCHEMA_VERSION, ...seed })],

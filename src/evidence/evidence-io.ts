@@ -1,11 +1,24 @@
-/** Reading and writing evidence files: parsed at the edge, refused whole when wrong, written atomically. */
+/**
+ * Reading and writing evidence files: parsed at the edge, refused whole when
+ * wrong, written atomically. A file is read as a stream and parsed record by
+ * record, so a large recording is never in memory as text and as a tree at
+ * once; a file that does not read that way is read whole, for its errors.
+ */
+import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { DocumentError, FileError, UnsupportedVersionError } from "../errors/user-error.js";
 import { zodIssues } from "../errors/zod-issues.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { packEvidence, unpackEvidence } from "./evidence-file.js";
-import { EVIDENCE_SCHEMA_VERSION, type Evidence, EvidenceSchema } from "./evidence-schema.js";
+import {
+  EVIDENCE_SCHEMA_VERSION,
+  type Evidence,
+  type EvidenceRecord,
+  EvidenceSchema,
+  RecordSchema,
+} from "./evidence-schema.js";
+import { RecordsSplitter } from "./records-splitter.js";
 
 /** Parses evidence text: bad JSON or schema problems → DocumentError with every issue; a newer version → UnsupportedVersionError. */
 export function parseEvidence(text: string, file: string): Evidence {
@@ -65,9 +78,55 @@ export async function readTextFile(path: string, what: string): Promise<string> 
   }
 }
 
-/** Reads and validates an evidence file. */
+/** The chunk size evidence files are streamed in. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Reads a valid evidence file record by record: each record parsed and checked alone as it arrives (its text
+ * then dropped), the rest of the document parsed with an empty `records`. The same Evidence as `parseEvidence`
+ * of the whole text; null when the file does not read that way (invalid, a HAR, unreadable): the caller then
+ * reads it whole, which gives the errors.
+ */
+async function streamEvidence(path: string): Promise<Evidence | null> {
+  const records: EvidenceRecord[] = [];
+  let bad = false;
+  const splitter = new RecordsSplitter((text) => {
+    if (bad) return;
+    try {
+      const parsed = RecordSchema.safeParse(JSON.parse(text));
+      if (parsed.success) records.push(parsed.data);
+      else bad = true;
+    } catch {
+      bad = true;
+    }
+  });
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES })) {
+      splitter.feed(chunk as Buffer);
+      if (bad || splitter.failure) return null;
+    }
+  } catch {
+    return null;
+  }
+  const rest = splitter.end();
+  if (rest === null || bad) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(rest);
+  } catch {
+    return null;
+  }
+  const parsed = EvidenceSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  parsed.data.records = records;
+  // Asset bodies stored once in `bodies` go back in place; one it does not hold is an error, found by the whole read.
+  const { evidence, missing } = unpackEvidence(parsed.data);
+  return missing.length > 0 ? null : evidence;
+}
+
+/** Reads and validates an evidence file (streamed; read whole only when it is invalid, for its errors). */
 export async function readEvidence(path: string): Promise<Evidence> {
-  return parseEvidence(await readTextFile(path, "evidence"), path);
+  return (await streamEvidence(path)) ?? parseEvidence(await readTextFile(path, "evidence"), path);
 }
 
 /** The bytes of an evidence file: canonical JSON (sorted keys, trailing newline), repeated asset bodies stored once. */
