@@ -21,9 +21,9 @@ import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { firstLine, items } from "./lib/bench-servers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = process.env.BENCH_ROOT ?? join(here, "..");
@@ -36,16 +36,6 @@ const MEMORY = (process.env.BENCH_MEMORY ?? "10000:1,100,1000 100000:1,100,1000"
 });
 const MAX_EPISODES = Math.max(...MEMORY.flatMap((m) => m.counts)) + 2;
 const JSON_HEADERS = { "content-type": "application/json" };
-
-/** The items every server holds: the shape of the items app's. */
-function items(n) {
-  const out = [];
-  for (let i = 1; i <= n; i++) {
-    const t = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
-    out.push({ id: i, title: `Item number ${i}`, done: i % 3 === 0, created_at: t, updated_at: t });
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------- children
 
@@ -154,17 +144,6 @@ function serveRss() {
 }
 
 // ---------------------------------------------------------------- servers
-
-function firstLine(child, match) {
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    rl.on("line", (line) => {
-      const m = match.exec(line);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}) before it listened`)));
-  });
-}
 
 async function startChild(args) {
   const child = spawn(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), ...args], {

@@ -8,25 +8,15 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { firstLine, items } from "./lib/bench-servers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const N = Number(process.env.BENCH_ITEMS ?? 10_000);
 const MEMORY_N = 100_000;
-
-/** The items the twin and json-server both hold. */
-function items(n) {
-  const out = [];
-  for (let i = 1; i <= n; i++) {
-    const t = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
-    out.push({ id: i, title: `Item number ${i}`, done: i % 3 === 0, created_at: t, updated_at: t });
-  }
-  return out;
-}
 
 /** Child mode: start the twin over `n` items and print its URL. */
 async function twinChild(n) {
@@ -48,17 +38,6 @@ async function twinChild(n) {
   globalThis.gc?.();
   process.stdout.write(`${url}\n`);
   process.on("SIGTERM", () => twin.close().then(() => process.exit(0)));
-}
-
-function firstLine(child, match) {
-  return new Promise((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout });
-    rl.on("line", (line) => {
-      const m = match.exec(line);
-      if (m) resolve(m[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code}) before it listened`)));
-  });
 }
 
 async function startTwin(n) {

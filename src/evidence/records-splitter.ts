@@ -75,7 +75,10 @@ export class RecordsSplitter {
           if (this.element) {
             this.element.push(chunk.subarray(from, i));
             this.emit();
-          } else if (b === COMMA || this.count > 0) return this.fail("a records element is empty");
+          } else if (b === COMMA || this.count > 0) {
+            this.fail("a records element is empty");
+            return;
+          }
           if (b === CLOSE_BRACKET) {
             this.depth = 1;
             this.phase = "after";
@@ -104,7 +107,10 @@ export class RecordsSplitter {
       }
       if (b === OPEN_BRACE || b === OPEN_BRACKET) {
         if (this.depth === 1 && this.afterColon && this.currentKey === "records") {
-          if (b !== OPEN_BRACKET) return this.fail("records is not an array");
+          if (b !== OPEN_BRACKET) {
+            this.fail("records is not an array");
+            return;
+          }
           this.before.push(chunk.subarray(from, i + 1));
           this.phase = "records";
           this.depth = 2;
@@ -116,7 +122,10 @@ export class RecordsSplitter {
         if (this.depth === 1) this.expectKey = true;
       } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
         this.depth -= 1;
-        if (this.depth < 0) return this.fail("unbalanced brackets");
+        if (this.depth < 0) {
+          this.fail("unbalanced brackets");
+          return;
+        }
       }
       if (this.depth === 1) this.afterColon = false;
     }
@@ -149,9 +158,13 @@ export class RecordsSplitter {
     try {
       key = JSON.parse(text) as string;
     } catch {
-      return this.fail("a top-level key is not a JSON string");
+      this.fail("a top-level key is not a JSON string");
+      return;
     }
-    if (this.topKeys.has(key) && key === "records") return this.fail("records appears twice");
+    if (this.topKeys.has(key) && key === "records") {
+      this.fail("records appears twice");
+      return;
+    }
     this.topKeys.add(key);
     this.currentKey = key;
   }

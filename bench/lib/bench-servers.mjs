@@ -1,0 +1,25 @@
+// What the serving benchmarks (bench/serve.mjs, bench/episodes.mjs) share: the items every server under test
+// holds, and waiting for a child server's first line that says where it listens.
+import { createInterface } from "node:readline";
+
+/** `n` items shaped like the items app's: id, title, done, created_at, updated_at. */
+export function items(n) {
+  const out = [];
+  for (let i = 1; i <= n; i++) {
+    const t = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+    out.push({ id: i, title: `Item number ${i}`, done: i % 3 === 0, created_at: t, updated_at: t });
+  }
+  return out;
+}
+
+/** Resolves with the first capture of `match` in a child's stdout lines; rejects when it exits first. */
+export function firstLine(child, match) {
+  return new Promise((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.on("line", (line) => {
+      const m = match.exec(line);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`server exited (${code}) before it listened`)));
+  });
+}
