@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../util/canonical-json.js";
 import { bodySha256, packEvidence, unpackEvidence } from "./evidence-file.js";
-import { parseEvidence } from "./evidence-io.js";
+import { parseEvidence, readEvidence, writeEvidence } from "./evidence-io.js";
 import type { Body, Evidence, EvidenceRecord } from "./evidence-schema.js";
 
 const body = (text: string, mime = "text/javascript"): Body => ({
@@ -73,5 +76,20 @@ describe("evidence files", () => {
     expect(() => parseEvidence(canonicalJson(broken), "e.json")).toThrow(
       'e.json: records[0].response.body.sha256 names a body that "bodies" does not hold (or holds in another encoding)',
     );
+  });
+
+  it("reads a packed file from disk (streamed record by record) to the same evidence, and names a missing body", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apptwin-packed-"));
+    try {
+      const file = join(dir, "e.json");
+      await writeEvidence(file, e);
+      expect(await readEvidence(file)).toEqual(e);
+      writeFileSync(file, canonicalJson({ ...packEvidence(e), bodies: {} }));
+      await expect(readEvidence(file)).rejects.toThrow(
+        `${file}: records[0].response.body.sha256 names a body that "bodies" does not hold (or holds in another encoding)`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
