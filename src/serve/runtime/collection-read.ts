@@ -34,12 +34,32 @@ function compare(a: unknown, b: unknown): number {
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
-/** Entities of the collection a request may see: those under the parent named by the path. */
+/**
+ * The entities a list read selects, in list order, in one pass over the collection: those under the parent the
+ * path names that match every filter the query gives.
+ */
+function selected(
+  list: CollectionState,
+  c: Collection,
+  params: Record<string, string>,
+  query: [string, string][],
+): Entity[] {
+  const tests: [field: string, want: string][] = [];
+  const parent = c.parent ? params[c.parent.param] : undefined;
+  if (parent !== undefined) tests.push([c.parent!.field, parent]);
+  for (const f of c.filters) {
+    const want = queryValue(query, f.param);
+    if (want !== undefined) tests.push([f.field, want]);
+  }
+  const out: Entity[] = [];
+  for (const e of list.values())
+    if (tests.every(([field, want]) => queryForm(e[field]) === want)) out.push(e);
+  return out;
+}
+
+/** The entities under the parent the path names (every entity when it names none), in list order. */
 function scoped(list: CollectionState, c: Collection, params: Record<string, string>): Entity[] {
-  const want = c.parent ? params[c.parent.param] : undefined;
-  if (want === undefined) return [...list.values()];
-  const field = c.parent!.field;
-  return [...list.values()].filter((e) => queryForm(e[field]) === want);
+  return selected(list, c, params, []);
 }
 
 /** True when the list read is the collection in its own order, whole: no parent scope, filter or sort applies. */
@@ -79,15 +99,12 @@ export function listRead(
     const { rows, total } = pageInPlace(c, list, query);
     return listAnswer(c, rows, total, rule, query, legacyLimit(c, query));
   }
-  let rows = scoped(list, c, params);
-  for (const f of c.filters) {
-    const want = queryValue(query, f.param);
-    if (want !== undefined) rows = rows.filter((e) => queryForm(e[f.field]) === want);
-  }
+  let rows = selected(list, c, params, query);
   if (c.list_order.kind === "field") {
     const { field, direction } = c.list_order;
     const sign = direction === "asc" ? 1 : -1;
-    rows = [...rows].sort((a, b) => sign * compare(a[field], b[field]));
+    // A fresh array of its own: sorted in place.
+    rows.sort((a, b) => sign * compare(a[field], b[field]));
   }
   const total = rows.length;
   if (c.pagination) {

@@ -103,6 +103,35 @@ describe("CollectionState", () => {
     expect((state as unknown as { added: unknown[] }).added.length).toBeLessThanOrEqual(2 * live + 64);
   });
 
+  it("keeps list order and lookups when most of a large seed is deleted in random order (the tree form)", () => {
+    const n = 6000;
+    const seed = Array.from({ length: n }, (_, i) => ({ id: i + 1, v: 0 }));
+    const state = new CollectionState("things", "id", new SeedCollection(seed));
+    const model = seed.map((e) => ({ ...e }));
+    // A fixed permutation (7919 is prime to n): deletes land all over the list, not at its end.
+    for (let k = 0; k < 5000; k++) {
+      const id = ((k * 7919) % n) + 1;
+      state.delete(String(id));
+      model.splice(
+        model.findIndex((e) => e.id === id),
+        1,
+      );
+      if (k % 10 === 0) {
+        state.append({ id: n + k + 1, v: 1 });
+        model.push({ id: n + k + 1, v: 1 });
+      }
+    }
+    expect(state.size).toBe(model.length);
+    expect([...state.values()]).toEqual(model);
+    for (let start = 0; start < model.length; start += 97) {
+      expect(state.slice(start, start + 20)).toEqual(model.slice(start, start + 20));
+    }
+    const snap = state.snapshot();
+    state.delete(String(model[0]!.id));
+    expect([...snap.values()]).toEqual(model);
+    expect(state.get(String(model[1]!.id))).toEqual(model[1]);
+  });
+
   it("holds every entity deeply frozen, and never changes the seed", () => {
     const seed = [{ id: 1, tags: ["a"] }];
     const shared = new SeedCollection(seed);

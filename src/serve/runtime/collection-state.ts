@@ -12,6 +12,7 @@
  */
 import type { Entity } from "../../model/model-schema.js";
 import { deepFreeze } from "./deep-freeze.js";
+import { DeletedSlots } from "./deleted-slots.js";
 import { firstSlot, type IdSlots, idText, indexRows, withoutSlot, withSlot } from "./entity-index.js";
 
 /**
@@ -84,8 +85,8 @@ export class CollectionState {
   private overrides = new Map<number, Entity | null>();
   /** The added rows, slot `seedRows.length + i`; null once deleted. */
   private added: (Entity | null)[] = [];
-  /** Deleted slots (seed and added), ascending: turns a list position into a slot. */
-  private deleted: number[] = [];
+  /** Deleted slots (seed and added): turns a list position into a slot. */
+  private deleted = new DeletedSlots();
   /** Ids whose slots differ from the seed's index: id → slots, or null for none. */
   private ids = new Map<string, IdSlots | null>();
 
@@ -100,7 +101,7 @@ export class CollectionState {
 
   /** How many entities the collection holds. */
   get size(): number {
-    return this.seedRows.length + this.added.length - this.deleted.length;
+    return this.seedRows.length + this.added.length - this.deleted.count;
   }
 
   /** True when this episode changed nothing here. */
@@ -181,9 +182,7 @@ export class CollectionState {
     const old = this.rowAt(slot)!;
     this.setRow(slot, null);
     this.setSlots(id, withoutSlot(slots, slot));
-    const d = this.deleted;
-    if (d.length === 0 || d[d.length - 1]! < slot) d.push(slot);
-    else d.splice(lowerBound(d, slot), 0, slot);
+    this.deleted.insert(slot, this.seedRows.length + this.added.length);
     this.compact();
     return old;
   }
@@ -192,7 +191,7 @@ export class CollectionState {
   reset(): void {
     this.overrides = new Map();
     this.added = [];
-    this.deleted = [];
+    this.deleted = new DeletedSlots();
     this.ids = new Map();
   }
 
@@ -201,7 +200,7 @@ export class CollectionState {
     const copy = new CollectionState(this.name, this.idField, this.seed);
     copy.overrides = new Map(this.overrides);
     copy.added = this.added.slice();
-    copy.deleted = this.deleted.slice();
+    copy.deleted = this.deleted.copy();
     copy.ids = new Map(this.ids);
     return copy;
   }
@@ -293,25 +292,16 @@ export class CollectionState {
     else this.overrides.set(slot, row);
   }
 
-  /** The slot of list position `p`: p plus the deleted slots before it (binary search over `deleted`). */
+  /** The slot of list position `p`. */
   private slotAt(p: number): number {
-    const d = this.deleted;
-    // The number of i with d[i] - i <= p (d[i] - i is how many live rows precede d[i]; non-decreasing).
-    let lo = 0;
-    let hi = d.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (d[mid]! - mid <= p) lo = mid + 1;
-      else hi = mid;
-    }
-    return p + lo;
+    return this.deleted.slotAt(p);
   }
 
   /** Drops deleted added rows once they outnumber the live ones (amortised O(1) per delete). */
   private compact(): void {
     const n = this.seedRows.length;
-    const seedDeleted = lowerBound(this.deleted, n);
-    const dead = this.deleted.length - seedDeleted;
+    const seedDeleted = this.deleted.below(n);
+    const dead = this.deleted.count - seedDeleted;
     if (dead < COMPACT_AT || dead < this.added.length - dead) return;
     const moved = new Map<number, number>();
     const kept: Entity[] = [];
@@ -321,7 +311,7 @@ export class CollectionState {
       kept.push(row);
     });
     this.added = kept;
-    this.deleted.length = seedDeleted;
+    this.deleted.dropFrom(n);
     // Only the ids of live added rows point at added slots (a deleted row's slot left its id's entry).
     const renumber = (slot: number) => moved.get(slot) ?? slot;
     const done = new Set<string>();
@@ -334,16 +324,4 @@ export class CollectionState {
       this.ids.set(id, typeof slots === "number" ? renumber(slots) : slots.map(renumber));
     }
   }
-}
-
-/** The first position in an ascending list whose value is not below `value`. */
-function lowerBound(list: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
