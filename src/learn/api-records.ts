@@ -8,6 +8,7 @@
 import { ASSET_TYPES, PAGE_ASSET_TYPES } from "../evidence/asset-types.js";
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
 import { escapePointerToken } from "../util/json-pointer.js";
+import { JsonPool } from "../util/json-pool.js";
 import { safeDecode } from "../util/safe-decode.js";
 import { isRedactionMarker } from "./value-kinds.js";
 
@@ -53,8 +54,11 @@ function header(headers: { name: string; value: string }[], name: string): strin
   return null;
 }
 
-/** Parses a body by its declared type: JSON (by mime or by shape), url-encoded form, or unsupported. */
-export function parseBody(body: Body | null, contentType: string | null): ParsedBody {
+/**
+ * Parses a body by its declared type: JSON (by mime or by shape), url-encoded form, or unsupported. With a
+ * pool, a JSON value shares (frozen) every part equal to one the pool already holds.
+ */
+export function parseBody(body: Body | null, contentType: string | null, pool?: JsonPool): ParsedBody {
   if (body === null || (body.text === "" && body.size === 0)) return { kind: "none" };
   if (body.truncated) return { kind: "truncated" };
   const mime = (contentType ?? body.mime_type ?? "").split(";")[0]!.trim().toLowerCase();
@@ -65,7 +69,8 @@ export function parseBody(body: Body | null, contentType: string | null): Parsed
   }
   if (body.encoding === "utf8" && (mime === "" || mime.includes("json") || mime.startsWith("text/plain"))) {
     try {
-      return { kind: "json", value: JSON.parse(body.text) };
+      const value: unknown = JSON.parse(body.text);
+      return { kind: "json", value: pool ? pool.share(value) : value };
     } catch {
       return { kind: "unsupported", mime: mime || null };
     }
@@ -85,6 +90,8 @@ export function selectApiRecords(evidence: Evidence): {
   let assets = 0;
   let ignored = 0;
   const seenMarkers = new Set<string>();
+  // A recording answers the same entities again and again: their parsed values are held once.
+  const pool = new JsonPool();
   evidence.records.forEach((record, index) => {
     let url: URL;
     try {
@@ -127,8 +134,8 @@ export function selectApiRecords(evidence: Evidence): {
     }
     const reqType = header(record.request.headers, "content-type");
     const resType = header(record.response.headers, "content-type");
-    const request = parseBody(record.request.body, reqType);
-    const response = parseBody(record.response.body, resType);
+    const request = parseBody(record.request.body, reqType, pool);
+    const response = parseBody(record.response.body, resType, pool);
     const at = `/records/${index}`;
     if (request.kind === "truncated")
       warnings.push({
