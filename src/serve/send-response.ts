@@ -15,16 +15,18 @@ function finish(
   res: ServerResponse,
   status: number,
   headers: Record<string, string>,
-  body: Buffer | null,
+  body: string | Buffer | null,
 ) {
-  if (body !== null) headers["content-length"] = String(body.length);
+  // A text body goes out as it is: node writes it with the head in one write, never copied into a Buffer first.
+  if (body !== null)
+    headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length);
   res.writeHead(status, headers);
   res.end(req.method === "HEAD" || body === null ? undefined : body);
 }
 
 /** Sends a JSON value with a status. */
 export function sendJson(req: IncomingMessage, res: ServerResponse, status: number, value: unknown): void {
-  finish(req, res, status, { "content-type": "application/json" }, Buffer.from(JSON.stringify(value)));
+  finish(req, res, status, { "content-type": "application/json" }, JSON.stringify(value));
 }
 
 /**
@@ -34,25 +36,25 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, status: numb
 export function sendTooLarge(req: IncomingMessage, res: ServerResponse, body: unknown): void {
   res.once("finish", () => req.socket.destroy());
   const headers = { "content-type": "application/json", connection: "close" };
-  finish(req, res, 413, headers, Buffer.from(JSON.stringify(body)));
+  finish(req, res, 413, headers, JSON.stringify(body));
 }
 
 /** A runtime answer, or one a fault made up (`served_by: fault`). */
 type Answer = Omit<TwinResponse, "served_by"> & { served_by: string };
 
-/** The status, headers and body bytes of an answer, `x-apptwin-served-by` saying how it was produced. */
-function answerParts(answer: Answer): { headers: Record<string, string>; bytes: Buffer | null } {
+/** The status, headers and body (text, or bytes) of an answer, `x-apptwin-served-by` saying how it was produced. */
+function answerParts(answer: Answer): { headers: Record<string, string>; bytes: string | Buffer | null } {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(answer.headers))
     if (!HOP.has(k.toLowerCase())) headers[k.toLowerCase()] = v;
   headers["x-apptwin-served-by"] = answer.served_by;
   const b = answer.body;
-  let bytes: Buffer | null = null;
+  let bytes: string | Buffer | null = null;
   if (b?.kind === "json") {
-    bytes = Buffer.from(JSON.stringify(b.value));
+    bytes = JSON.stringify(b.value);
     headers["content-type"] ??= "application/json";
   } else if (b?.kind === "text") {
-    bytes = Buffer.from(b.text, "utf8");
+    bytes = b.text;
     headers["content-type"] = b.content_type;
   } else if (b?.kind === "base64") {
     bytes = Buffer.from(b.text, "base64");
@@ -159,7 +161,7 @@ function joined(pieces: (string | Uint8Array)[]): Uint8Array {
  */
 export function sendTruncated(req: IncomingMessage, res: ServerResponse, answer: Answer, keep: number): void {
   const { headers, bytes } = answerParts(answer);
-  const body = bytes ?? Buffer.alloc(0);
+  const body = typeof bytes === "string" ? Buffer.from(bytes) : (bytes ?? Buffer.alloc(0));
   headers["content-length"] = String(body.length);
   res.writeHead(answer.status, headers);
   const part = req.method === "HEAD" ? Buffer.alloc(0) : body.subarray(0, Math.floor(body.length * keep));
