@@ -3,7 +3,8 @@
 // the same run (each server in its own child process, the load from this one):
 //  1. the write mix (POST -> PATCH -> DELETE of the created item, per
 //     connection) at 1k, 10k and 100k seeded items;
-//  2. item reads and list reads of 20 at BENCH_READ_ITEMS (100k) items;
+//  2. item reads and list reads of 20 at BENCH_READ_ITEMS (100k) items, as
+//     req/s and as the server process's own CPU per 10k requests;
 //  3. the twin's RSS with 1, 100 and 1,000 episodes of a 10k and a 100k seed,
 //     each episode after 10 writes;
 //  4. while item reads load other episodes of a 100k seed: diff and reset
@@ -237,6 +238,16 @@ function writeMix(s) {
   });
 }
 
+/** CPU ms the server process spends on 10k requests of `path` (20k sent, 10 connections, after a warm-up). */
+async function cpuPerRequests(server, path) {
+  await autocannon({ url: server.url + path, connections: 10, amount: 2000 });
+  await ask(server, "loop");
+  await autocannon({ url: server.url + path, connections: 10, amount: 20_000 });
+  const { cpu_ms } = await ask(server, "loop");
+  // Shaped as a load's result so `alternate` pools it.
+  return { rps: cpu_ms / 2, p99: 0 };
+}
+
 /** Runs `load` on each server in A B C C B A order and averages each server's two runs. */
 async function alternate(servers, load) {
   const runs = new Map(servers.map((s) => [s, []]));
@@ -375,6 +386,12 @@ async function reads(dir) {
       const ratio = twin.rps / bare.rps;
       console.log(
         `${label.padEnd(10)} twin ${f0(twin.rps).padStart(6)} req/s p99 ${twin.p99} ms | bare node:http ${f0(bare.rps).padStart(6)} p99 ${bare.p99} ms (twin ${f2(ratio)}x, target >= ${target}: ${ratio >= target ? "met" : "NOT met"}) | json-server ${f0(js.rps).padStart(5)} (twin ${f1(twin.rps / js.rps)}x)`,
+      );
+      // The server's own CPU for a fixed count of requests: what its throughput would be with a core to itself,
+      // a ratio the other processes on a shared machine tilt far less than the req/s above.
+      const [twinCpu, bareCpu] = await alternate(servers.slice(0, 2), (s) => cpuPerRequests(s, path(s)));
+      console.log(
+        `${"".padEnd(10)} server CPU per 10k requests: twin ${f0(twinCpu.rps)} ms | bare node:http ${f0(bareCpu.rps)} ms (twin ${f2(bareCpu.rps / twinCpu.rps)}x bare's throughput when CPU-bound)`,
       );
     }
   } finally {

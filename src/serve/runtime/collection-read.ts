@@ -11,7 +11,7 @@ import type { Collection, Entity } from "../../model/model-schema.js";
 import { renameId } from "../../model/not-found.js";
 import { pageCount } from "../../model/page-count.js";
 import { queryLeaves } from "../../model/query-language.js";
-import { planQuery, runQueryPlan } from "../../model/query-plan.js";
+import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.js";
 import type { CollectionState } from "./collection-state.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
@@ -126,13 +126,24 @@ export function queryRead(
   query: [string, string][],
   rule: string,
 ): TwinResponse | { unlearned: string[]; why: string | null } {
-  const rows = scoped(list, c, params);
+  const leaves = queryLeaves(query);
+  const unscoped = !c.parent || params[c.parent.param] === undefined;
+  // Only the parent scope applies here: the query is the plan's to read.
+  let rows: Entity[] | null = unscoped ? null : scoped(list, c, params);
   const order =
     c.list_order.kind === "field" ? [{ field: c.list_order.field, direction: c.list_order.direction }] : null;
-  const planned = planQuery(c.query!, queryLeaves(query), rows.slice(0, 50), order);
+  const planned = planQuery(c.query!, leaves, rows ? rows.slice(0, 50) : list.slice(0, 50), order);
   if ("unlearned" in planned)
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
-  const ran = runQueryPlan(planned.plan, rows);
+  const plan = planned.plan;
+  if (rows === null && pageOnly(plan)) {
+    // The collection in its own order, paged: the page is read in place, never the whole collection copied.
+    const end = plan.limit === null ? undefined : plan.offset + plan.limit;
+    const page = runQueryPlan({ ...plan, offset: 0, limit: null }, list.slice(plan.offset, end));
+    if (!("ambiguous" in page)) return listAnswer(c, page.rows, list.size, rule, query, plan.limit);
+  }
+  rows ??= [...list.values()];
+  const ran = runQueryPlan(plan, rows);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
   return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit);
 }
@@ -154,6 +165,16 @@ export function countRead(
     served_by: "state",
     rule,
   };
+}
+
+/** True when a plan only pages (and perhaps projects): no default filter, filter, search or sort. */
+function pageOnly(plan: QueryPlan): boolean {
+  return (
+    plan.defaultFilter.length === 0 &&
+    plan.filters.length === 0 &&
+    plan.searches.length === 0 &&
+    plan.sort === null
+  );
 }
 
 /** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */
