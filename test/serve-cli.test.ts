@@ -69,6 +69,7 @@ describe("apptwin serve", () => {
     expect(health).toEqual({
       status: "ok",
       name: "items",
+      store: "memory",
       episodes: 1,
       max_episodes: 2,
       sessions: 0,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolsFromModel } from "../src/bundle/tool-definitions.js";
 import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
 import { createTwinMcpServer } from "../src/serve/mcp/twin-mcp-server.js";
+import { memoryHandle } from "../src/serve/memory-episode-store.js";
 import { createEpisode } from "../src/serve/runtime/create-episode.js";
 import { ITEMS_SEED_STATE, itemsModel } from "./fixtures/models/items-twin.js";
 import { twinBundle } from "./fixtures/models/twin-bundle-fixture.js";
@@ -20,7 +21,10 @@ const bundle = twinBundle({ model, seed: ITEMS_SEED_STATE, tools: toolsFromModel
 
 async function inMemoryClient(episodeId: string): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const server = createTwinMcpServer(bundle, createEpisode(model, ITEMS_SEED_STATE, { episodeId }));
+  const server = createTwinMcpServer(
+    bundle,
+    memoryHandle(createEpisode(model, ITEMS_SEED_STATE, { episodeId })),
+  );
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(clientSide);
@@ -130,9 +134,10 @@ describe("twin MCP server: a query parameter with no learned meaning", () => {
     };
     const b = twinBundle({ model: withQ, seed: ITEMS_SEED_STATE, tools: toolsFromModel(withQ) });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createTwinMcpServer(b, createEpisode(withQ, ITEMS_SEED_STATE, { episodeId: "q1" })).connect(
-      serverSide,
-    );
+    await createTwinMcpServer(
+      b,
+      memoryHandle(createEpisode(withQ, ITEMS_SEED_STATE, { episodeId: "q1" })),
+    ).connect(serverSide);
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(clientSide);
     const res = await client.callTool({ name: "get_items", arguments: { q: "milk" } });

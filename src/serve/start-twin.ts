@@ -11,6 +11,7 @@ import type { FaultPlan } from "./fault-plan.js";
 import { createTwinServer, type TwinServer } from "./http/twin-http-server.js";
 import { logLine } from "./log-line.js";
 import { createTwinMcpServer } from "./mcp/twin-mcp-server.js";
+import { memoryHandle } from "./memory-episode-store.js";
 import type { JournalEntry } from "./request-journal.js";
 import { TestDouble } from "./test-double.js";
 import type { TwinBundle } from "./twin-bundle.js";
@@ -105,7 +106,7 @@ export async function serveStdio(
     plan: opts.faults,
     ...(log ? { onEntry: (e: JournalEntry) => log(logLine(e)) } : {}),
   });
-  const server = createTwinMcpServer(bundle, registry.get(DEFAULT_EPISODE)!, double);
+  const server = createTwinMcpServer(bundle, memoryHandle(registry.get(DEFAULT_EPISODE)!), double);
   const transport = new StdioServerTransport(streams.stdin, streams.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

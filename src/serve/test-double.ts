@@ -8,6 +8,7 @@
  * seeded by the episode, so the same run meets the same faults and delays.
  */
 import type { Model } from "../model/model-schema.js";
+import type { EpisodeHandle } from "./episode-store.js";
 import { faultAnswer } from "./fault-answer.js";
 import {
   explainLatency,
@@ -26,7 +27,7 @@ import {
 import { handleRequest } from "./runtime/handle-request.js";
 import { hashSeed, nextWord } from "./runtime/prng.js";
 import { matchRoute } from "./runtime/route-table.js";
-import type { Episode, TwinRequest, TwinResponse } from "./runtime/twin-types.js";
+import type { TwinRequest, TwinResponse } from "./runtime/twin-types.js";
 import { unrecordedBodyHeaders } from "./unrecorded-body.js";
 
 /** A runtime answer, or a fault's: `served_by` is the runtime's kind or `fault`. */
@@ -114,7 +115,8 @@ export function drawDelay(l: Latency | undefined, s: [number, number, number, nu
 
 /** The journal, latency and faults of one twin server. */
 export class TestDouble {
-  private readonly episodes = new WeakMap<Episode, EpisodeDouble>();
+  /** Per episode (its handle's key: the same from its creation until it is evicted or created again). */
+  private readonly episodes = new WeakMap<object, EpisodeDouble>();
   private readonly plan: FaultPlan;
   private readonly capacity: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -130,39 +132,39 @@ export class TestDouble {
     this.now = opts.now ?? (() => performance.now());
   }
 
-  private of(episode: Episode): EpisodeDouble {
-    let d = this.episodes.get(episode);
+  private of(episode: EpisodeHandle): EpisodeDouble {
+    let d = this.episodes.get(episode.key);
     if (!d) {
       d = {
         journal: new RequestJournal(this.capacity),
         hits: [],
         prng: hashSeed(`apptwin-faults:${episode.id}:${episode.seed}`),
       };
-      this.episodes.set(episode, d);
+      this.episodes.set(episode.key, d);
     }
     return d;
   }
 
   /** The episode's request journal. */
-  journal(episode: Episode): RequestJournal {
+  journal(episode: EpisodeHandle): RequestJournal {
     return this.of(episode).journal;
   }
 
   /** The plan in force for the episode and where it comes from. */
-  planOf(episode: Episode): { plan: FaultPlan; source: "server" | "episode" } {
+  planOf(episode: EpisodeHandle): { plan: FaultPlan; source: "server" | "episode" } {
     const own = this.of(episode).plan;
     return own ? { plan: own, source: "episode" } : { plan: this.plan, source: "server" };
   }
 
   /** Gives the episode its own plan (null: back to the server's); limited faults count again from zero. */
-  setPlan(episode: Episode, plan: FaultPlan | null): void {
+  setPlan(episode: EpisodeHandle, plan: FaultPlan | null): void {
     const d = this.of(episode);
     d.plan = plan ?? undefined;
     d.hits = [];
   }
 
   /** The episode starts again: its journal is emptied and limited faults count from zero; its plan stays. */
-  reset(episode: Episode): void {
+  reset(episode: EpisodeHandle): void {
     const d = this.of(episode);
     d.journal.clear();
     d.hits = [];
@@ -170,7 +172,7 @@ export class TestDouble {
   }
 
   /** The plan in force, one sentence per part, for the control plane. */
-  describe(episode: Episode): string[] {
+  describe(episode: EpisodeHandle): string[] {
     const { plan } = this.planOf(episode);
     const lines = plan.latency ? [`every request: ${explainLatency(plan.latency)}`] : [];
     for (const r of plan.routes) {
@@ -185,7 +187,7 @@ export class TestDouble {
   }
 
   /** Answers one request on the episode: delay, then a fault or the runtime's answer; journals it. */
-  async serve(episode: Episode, req: TwinRequest, meta: RequestMeta): Promise<DoubleOutcome> {
+  async serve(episode: EpisodeHandle, req: TwinRequest, meta: RequestMeta): Promise<DoubleOutcome> {
     const started = meta.started ?? this.now();
     const d = this.of(episode);
     const { plan } = this.planOf(episode);
@@ -207,7 +209,7 @@ export class TestDouble {
         answer: { status: a.status, headers, body: a.body, served_by: "fault", rule: tool },
       };
     } else {
-      const answer: DoubleAnswer = handleRequest(this.model, episode, req);
+      const answer: DoubleAnswer = await episode.run((e) => handleRequest(this.model, e, req));
       Object.assign(answer.headers, unrecordedBodyHeaders(this.model, req, answer));
       if (fault?.kind === "truncate") {
         answer.headers["x-apptwin-fault"] = "truncate";

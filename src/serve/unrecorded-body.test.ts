@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildEvidence } from "../../test/fixtures/evidence/build-evidence.js";
 import { learn } from "../learn/learn.js";
+import { memoryHandle } from "./memory-episode-store.js";
 import { createEpisode } from "./runtime/create-episode.js";
 import { TestDouble } from "./test-double.js";
 
@@ -16,9 +17,13 @@ describe("a replayed answer recorded without its body", () => {
   const request = (path: string) => ({ method: "GET", path, query: [], headers: {}, body: null });
 
   it("is answered without a body and says so in a header", async () => {
-    const out = await double.serve(createEpisode(model, seed, { episodeId: "e" }), request("/api/stats"), {
-      via: "http",
-    });
+    const out = await double.serve(
+      memoryHandle(createEpisode(model, seed, { episodeId: "e" })),
+      request("/api/stats"),
+      {
+        via: "http",
+      },
+    );
     expect(out.kind).toBe("answer");
     if (out.kind !== "answer") return;
     expect([out.answer.status, out.answer.body, out.answer.served_by]).toEqual([200, null, "replay"]);
@@ -29,9 +34,13 @@ describe("a replayed answer recorded without its body", () => {
   });
 
   it("leaves every other answer unflagged", async () => {
-    const out = await double.serve(createEpisode(model, seed, { episodeId: "f" }), request("/api/health"), {
-      via: "http",
-    });
+    const out = await double.serve(
+      memoryHandle(createEpisode(model, seed, { episodeId: "f" })),
+      request("/api/health"),
+      {
+        via: "http",
+      },
+    );
     expect(out.kind === "answer" && out.answer.headers["x-apptwin-body"]).toBe(undefined);
   });
 });

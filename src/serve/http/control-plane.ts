@@ -8,20 +8,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { safeDecode } from "../../util/safe-decode.js";
-import {
-  EPISODE_ID,
-  EPISODE_ID_RULE,
-  type EpisodeRegistry,
-  TooManyEpisodesError,
-} from "../episode-registry.js";
+import { EPISODE_ID, EPISODE_ID_RULE, TooManyEpisodesError } from "../episode-registry.js";
+import { EpisodeExistsError, type EpisodeHandle, type EpisodeStore, isMissing } from "../episode-store.js";
 import { episodeChanges } from "../runtime/diff-state.js";
 import { routeLabels } from "../runtime/explain-miss.js";
 import { buildStateText, diffJson, stateJson } from "../runtime/state-json.js";
-import type { Episode } from "../runtime/twin-types.js";
 import { sendJson, sendJsonPieces, sendTooLarge } from "../send-response.js";
 import type { TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
-import { missingEpisode } from "../unknown-episode.js";
 import { DOUBLE_ROUTES, handleDoubleControl } from "./double-routes.js";
 import { parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
 
@@ -39,7 +33,7 @@ export interface ControlContext {
   req: IncomingMessage;
   res: ServerResponse;
   path: string;
-  registry: EpisodeRegistry;
+  store: EpisodeStore;
   /** The episodes' request journals, latency and faults. */
   double: TestDouble;
   bundle: TwinBundle;
@@ -51,10 +45,10 @@ export interface ControlRoute {
   method: "GET" | "POST";
   /** The path after `/__apptwin/`, e.g. `episodes/:id/state`. */
   path: string;
-  handle(ctx: ControlContext, episode: Episode | null): Promise<void> | void;
+  handle(ctx: ControlContext, episode: EpisodeHandle | null): Promise<void> | void;
 }
 
-async function createEpisodeFrom({ req, res, registry }: ControlContext) {
+async function createEpisodeFrom({ req, res, store }: ControlContext) {
   const read = await readBoundedBody(req, CONTROL_BODY_BYTES);
   if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(CONTROL_BODY_BYTES));
   const body = parseTwinBody("application/json", read.bytes);
@@ -77,24 +71,27 @@ async function createEpisodeFrom({ req, res, registry }: ControlContext) {
       problems,
     });
   }
-  if (typeof id === "string" && registry.has(id)) {
-    return sendJson(req, res, 409, {
-      error: "episode_exists",
-      message: `Episode "${id}" already exists; reset it with POST /__apptwin/episodes/${id}/reset or choose another id.`,
-    });
-  }
   try {
-    const { episode, evicted } = registry.create(id as string | undefined, (seed as number | undefined) ?? 0);
-    return sendJson(req, res, 201, { id: episode.id, seed: episode.seed, evicted: evicted?.episode ?? null });
+    const { handle, evicted } = await store.create(
+      id as string | undefined,
+      (seed as number | undefined) ?? 0,
+    );
+    return sendJson(req, res, 201, { id: handle.id, seed: handle.seed, evicted: evicted?.episode ?? null });
   } catch (err) {
+    if (err instanceof EpisodeExistsError) {
+      return sendJson(req, res, 409, {
+        error: "episode_exists",
+        message: `Episode "${err.id}" already exists; reset it with POST /__apptwin/episodes/${err.id}/reset or choose another id.`,
+      });
+    }
     if (!(err instanceof TooManyEpisodesError)) throw err;
     return sendJson(req, res, 503, err.body());
   }
 }
 
 /** Streams the episode's state as of now: seed rows copied from the seed's text, the episode's own rows serialised. */
-async function sendState({ req, res }: ControlContext, episode: Episode) {
-  const snapshot = episode.state.snapshot();
+async function sendState({ req, res }: ControlContext, episode: EpisodeHandle) {
+  const { state: snapshot } = await episode.snapshot();
   // The seed's text is built once per seed, in steps, the first time any episode's state is read.
   while (!buildStateText(snapshot, SEED_TEXT_STEP_ROWS)) await nextTurn();
   return sendJsonPieces(req, res, 200, stateJson(snapshot));
@@ -105,14 +102,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: "GET",
     path: "health",
-    handle: ({ req, res, registry, bundle }) =>
+    handle: async ({ req, res, store, bundle }) =>
       sendJson(req, res, 200, {
         status: "ok",
         name: bundle.manifest.name,
-        episodes: registry.size,
-        max_episodes: registry.maxEpisodes,
-        sessions: registry.sessions(),
-        evictions: registry.evictionReport(),
+        store: store.where,
+        ...(await store.health()),
       }),
   },
   {
@@ -129,13 +124,13 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: "GET",
     path: "episodes",
-    handle: ({ req, res, registry }) => sendJson(req, res, 200, { episodes: registry.ids() }),
+    handle: async ({ req, res, store }) => sendJson(req, res, 200, { episodes: await store.ids() }),
   },
   {
     method: "POST",
     path: "episodes/:id/reset",
-    handle: ({ req, res, registry, double }, episode) => {
-      registry.reset(episode!);
+    handle: async ({ req, res, store, double }, episode) => {
+      await store.reset(episode!);
       // A reset is a new run: its journal and its limited faults start again.
       double.reset(episode!);
       return sendJson(req, res, 200, { id: episode!.id, reset: true });
@@ -145,8 +140,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: "GET",
     path: "episodes/:id/diff",
-    handle: ({ req, res }, episode) =>
-      sendJsonPieces(req, res, 200, diffJson(episode!.id, episodeChanges(episode!.state.snapshot()))),
+    handle: async ({ req, res }, episode) =>
+      sendJsonPieces(req, res, 200, diffJson(episode!.id, episodeChanges((await episode!.snapshot()).state))),
   },
 ];
 
@@ -170,16 +165,15 @@ export async function handleControl(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  registry: EpisodeRegistry,
+  store: EpisodeStore,
   bundle: TwinBundle,
   assetPaths: string[],
   double: TestDouble,
 ): Promise<void> {
   const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
-  if (await handleDoubleControl(req, res, path.slice(CONTROL_PREFIX.length), method, registry, double))
-    return;
+  if (await handleDoubleControl(req, res, path.slice(CONTROL_PREFIX.length), method, store, double)) return;
   const found = findRoute(method, path.slice(CONTROL_PREFIX.length));
-  const ctx: ControlContext = { req, res, path, registry, bundle, assetPaths, double };
+  const ctx: ControlContext = { req, res, path, store, bundle, assetPaths, double };
   if (!found) {
     req.resume();
     return sendJson(req, res, 404, {
@@ -194,11 +188,10 @@ export async function handleControl(
   if (found.id === null) return found.route.handle(ctx, null);
   // A malformed escape names no episode; it is reported as unknown.
   const id = safeDecode(found.id);
-  const episode = registry.get(id);
-  if (!episode) {
+  const episode = await store.find(id);
+  if (isMissing(episode)) {
     req.resume();
-    const missing = missingEpisode(registry, id);
-    return sendJson(req, res, missing.status, missing.body);
+    return sendJson(req, res, episode.status, episode.body);
   }
   return found.route.handle(ctx, episode);
 }

@@ -7,12 +7,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DocumentError, UserError } from "../../errors/user-error.js";
 import { safeDecode } from "../../util/safe-decode.js";
-import type { EpisodeRegistry } from "../episode-registry.js";
+import { type EpisodeStore, isMissing } from "../episode-store.js";
 import { type FaultPlan, parseFaultPlan } from "../fault-plan.js";
 import { parseJournalFilter } from "../request-journal.js";
 import { sendJson, sendTooLarge } from "../send-response.js";
 import type { TestDouble } from "../test-double.js";
-import { missingEpisode } from "../unknown-episode.js";
 import { parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
 
 /** The routes this module answers, as the control plane lists them. */
@@ -68,7 +67,7 @@ export async function handleDoubleControl(
   res: ServerResponse,
   rest: string,
   method: string,
-  registry: EpisodeRegistry,
+  store: EpisodeStore,
   double: TestDouble,
 ): Promise<boolean> {
   const m = ROUTE.exec(rest);
@@ -78,11 +77,10 @@ export async function handleDoubleControl(
   const allowed =
     what === "requests/count" ? ["GET"] : what === "requests" ? ["GET", "DELETE"] : ["GET", "PUT", "DELETE"];
   if (!allowed.includes(method)) return false;
-  const episode = registry.get(id);
-  if (!episode) {
+  const episode = await store.find(id);
+  if (isMissing(episode)) {
     req.resume();
-    const missing = missingEpisode(registry, id);
-    sendJson(req, res, missing.status, missing.body);
+    sendJson(req, res, episode.status, episode.body);
     return true;
   }
   if (what === "faults") {

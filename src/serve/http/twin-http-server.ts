@@ -9,14 +9,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import debug from "debug";
-import { DEFAULT_EPISODE, EpisodeRegistry } from "../episode-registry.js";
+import { DEFAULT_EPISODE } from "../episode-registry.js";
+import { type EpisodeStore, isMissing, StoreUnavailableError } from "../episode-store.js";
 import type { FaultPlan } from "../fault-plan.js";
 import { McpSessions, SESSION_IDLE_MS } from "../mcp/mcp-sessions.js";
+import { SharedMcpSessions } from "../mcp/shared-mcp-sessions.js";
+import { MemoryEpisodeStore } from "../memory-episode-store.js";
 import type { JournalEntry } from "../request-journal.js";
 import { dropConnection, sendJson, sendTooLarge, sendTruncated, sendTwinResponse } from "../send-response.js";
 import { TestDouble } from "../test-double.js";
 import type { TwinAsset, TwinBundle } from "../twin-bundle.js";
-import { missingEpisode } from "../unknown-episode.js";
 import { originSwap, swapBody, swapBytes, swapHeaders } from "./app-origin.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
@@ -40,6 +42,11 @@ export interface TwinServerOptions {
   requestTimeoutMs?: number;
   /** Most episodes held at once, `default` included (default 64); past it the least recently used unbound one is evicted. */
   maxEpisodes?: number;
+  /**
+   * Where the episodes live (default: this process's memory, holding `maxEpisodes`). A shared store (Redis)
+   * carries its own limits, and MCP sessions live in it too, so any replica answers any session.
+   */
+  store?: EpisodeStore;
   /** An MCP session without a request for longer than this is closed (default 30 min). */
   sessionIdleMs?: number;
   /** The clock idle sessions are measured by (default `Date.now`; tests inject one). */
@@ -61,21 +68,22 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** A running (or ready to listen) twin server. */
 export interface TwinServer {
   server: Server;
-  registry: EpisodeRegistry;
+  /** Where the episodes live. */
+  store: EpisodeStore;
   /** The request journals, latency and faults of the episodes. */
   double: TestDouble;
   /** Binds to host:port (port 0: any free port) and resolves the base URL. */
   listen(port: number, host: string): Promise<string>;
-  /** Closes MCP sessions and the server. */
+  /** Closes MCP sessions (those of this process; a shared store keeps its own) and the server. */
   close(): Promise<void>;
 }
 
 /** What every request of one twin server is routed with. */
 interface Routes {
   bundle: TwinBundle;
-  registry: EpisodeRegistry;
+  store: EpisodeStore;
   assets: AssetFiles;
-  mcp: McpSessions;
+  mcp: McpSessions | SharedMcpSessions;
   double: TestDouble;
   onRequest?: (entry: JournalEntry) => void;
   /** The bound on a request body. */
@@ -146,11 +154,10 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   const started = performance.now();
   const episodeId = req.headers["x-apptwin-episode"];
   const name = typeof episodeId === "string" ? episodeId : DEFAULT_EPISODE;
-  const episode = r.registry.get(name);
-  if (!episode) {
+  const episode = await r.store.find(name);
+  if (isMissing(episode)) {
     req.resume();
-    const missing = missingEpisode(r.registry, name);
-    return sendJson(req, res, missing.status, missing.body);
+    return sendJson(req, res, episode.status, episode.body);
   }
   const read = await readBoundedBody(req, r.limit);
   if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
@@ -193,14 +200,23 @@ async function route(r: Routes, req: IncomingMessage, res: ServerResponse): Prom
   const path = url.pathname;
   if (path === "/mcp") return routeMcp(r, req, res);
   if (path.startsWith(CONTROL_PREFIX))
-    return handleControl(req, res, path, r.registry, r.bundle, r.assets.paths(), r.double);
+    return handleControl(req, res, path, r.store, r.bundle, r.assets.paths(), r.double);
   const asset = req.method === "GET" || req.method === "HEAD" ? r.assets.find(path, url.search) : undefined;
   if (asset) return sendAsset(r, req, res, path, asset);
   return routeTwin(r, req, res, url);
 }
 
-/** A request that threw is a bug: logged with its stack, answered 500 if nothing was sent yet, else cut off. */
+/**
+ * A request that threw: a shared store out of reach is answered 503 with the reason; anything else is a bug,
+ * logged with its stack and answered 500. Either is cut off when the answer had begun.
+ */
 function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (err instanceof StoreUnavailableError) {
+    log("request %s %s: %s", req.method, req.url, err.message);
+    if (!res.headersSent) sendJson(req, res, 503, err.body());
+    else res.destroy();
+    return;
+  }
   log("request %s %s failed: %O", req.method, req.url, err);
   process.stderr.write(`apptwin serve: ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}\n`);
   if (!res.headersSent)
@@ -210,7 +226,7 @@ function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
 
 /** Creates the twin's HTTP server for a bundle (nothing is bound until `listen`). */
 export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {}): TwinServer {
-  const registry = new EpisodeRegistry(bundle.model, bundle.seed, opts.maxEpisodes);
+  const store = opts.store ?? new MemoryEpisodeStore(bundle.model, bundle.seed, opts.maxEpisodes);
   const idleMs = opts.sessionIdleMs ?? SESSION_IDLE_MS;
   const double = new TestDouble(bundle.model, {
     plan: opts.faults,
@@ -219,9 +235,12 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
   });
   const routes: Routes = {
     bundle,
-    registry,
+    store,
     assets: new AssetFiles(bundle.manifest.assets, bundle.assetsDir),
-    mcp: new McpSessions(bundle, registry, { idleMs, now: opts.now ?? Date.now }, double),
+    mcp:
+      store instanceof MemoryEpisodeStore
+        ? new McpSessions(bundle, store, { idleMs, now: opts.now ?? Date.now }, double)
+        : new SharedMcpSessions(bundle, store, double),
     double,
     onRequest: opts.onRequest,
     limit: opts.maxBodyBytes ?? MAX_BODY_BYTES,
@@ -241,7 +260,7 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
 
   return {
     server,
-    registry,
+    store,
     double,
     listen: (port, host) =>
       new Promise((resolveUrl, reject) => {

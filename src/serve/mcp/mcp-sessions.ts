@@ -13,11 +13,13 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import debug from "debug";
 import { type EpisodeRegistry, TooManyEpisodesError } from "../episode-registry.js";
+import type { MemoryEpisodeStore } from "../memory-episode-store.js";
 import type { Episode } from "../runtime/twin-types.js";
 import { sendJson } from "../send-response.js";
 import type { TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { missingEpisode } from "../unknown-episode.js";
+import { noSessionHeader, unknownSession } from "./mcp-session-errors.js";
 import { createTwinMcpServer } from "./twin-mcp-server.js";
 
 const log = debug("apptwin:serve");
@@ -33,48 +35,35 @@ interface Session {
 /** How long an MCP session may go without a request by default: 30 minutes. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 
-/** Routes `/mcp` requests to their session's transport, creating sessions on initialize. */
+/** Routes `/mcp` requests to their session's transport, creating sessions on initialize (episodes in memory). */
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
+  private readonly registry: EpisodeRegistry;
 
   constructor(
     private readonly bundle: TwinBundle,
-    private readonly registry: EpisodeRegistry,
+    private readonly store: MemoryEpisodeStore,
     private readonly idle: { idleMs: number; now: () => number } = {
       idleMs: SESSION_IDLE_MS,
       now: Date.now,
     },
     /** Journals, latency and faults of the tool calls (the HTTP twin's, so both ways in share them). */
     private readonly double?: TestDouble,
-  ) {}
+  ) {
+    this.registry = store.registry;
+  }
 
   /** Handles one request to `/mcp` (body already read and parsed when it was a POST). */
   async handle(req: IncomingMessage, res: ServerResponse, parsedBody: unknown): Promise<void> {
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {
       const session = this.sessions.get(sid);
-      if (!session) {
-        return sendJson(req, res, 404, {
-          jsonrpc: "2.0",
-          error: {
-            code: -32001,
-            message: `Unknown MCP session "${sid}"; start a new session with initialize.`,
-          },
-          id: null,
-        });
-      }
+      if (!session) return sendJson(req, res, 404, unknownSession(sid));
       session.lastSeen = this.idle.now();
       return session.transport.handleRequest(req, res, parsedBody);
     }
     if (req.method !== "POST" || !isInitializeRequest(parsedBody)) {
-      return sendJson(req, res, 400, {
-        jsonrpc: "2.0",
-        error: {
-          code: -32000,
-          message: "No mcp-session-id header: the first request of a session must be initialize.",
-        },
-        id: null,
-      });
+      return sendJson(req, res, 400, noSessionHeader());
     }
     const asked = req.headers["x-apptwin-episode"];
     if (typeof asked === "string" && !this.registry.has(asked)) {
@@ -113,7 +102,7 @@ export class McpSessions {
       },
     });
     transport.onclose = () => this.forget(id);
-    const server = createTwinMcpServer(this.bundle, episode, this.double);
+    const server = createTwinMcpServer(this.bundle, this.store.handleOf(episode), this.double);
     await server.connect(transport);
     await transport.handleRequest(req, res, parsedBody);
     if (!started) {

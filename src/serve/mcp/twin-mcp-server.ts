@@ -12,7 +12,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { APPTWIN_VERSION } from "../../version.js";
-import type { Episode } from "../runtime/twin-types.js";
+import { type EpisodeHandle, isMissing, type MissingEpisode } from "../episode-store.js";
 import { type DoubleAnswer, type DoubleOutcome, TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { toolRequest } from "./tool-request.js";
@@ -66,11 +66,14 @@ export function outcomeResult(outcome: DoubleOutcome): CallToolResult {
   );
 }
 
+/** The episode a server's tool calls act on: a handle, or a way to find it at each call (a shared store). */
+export type EpisodeSource = EpisodeHandle | (() => Promise<EpisodeHandle | MissingEpisode>);
+
 /**
  * Creates an MCP server offering the bundle's tools against one episode; calls go through `double` (the HTTP
  * twin's, for journals and faults shared with HTTP), else through a double of their own without faults.
  */
-export function createTwinMcpServer(bundle: TwinBundle, episode: Episode, double?: TestDouble): Server {
+export function createTwinMcpServer(bundle: TwinBundle, episode: EpisodeSource, double?: TestDouble): Server {
   const through = double ?? new TestDouble(bundle.model);
   const server = new Server(
     { name: `apptwin-${bundle.manifest.name}`, version: APPTWIN_VERSION },
@@ -99,7 +102,10 @@ export function createTwinMcpServer(bundle: TwinBundle, episode: Episode, double
     }
     const built = toolRequest(tool, request.params.arguments ?? {});
     if ("problems" in built) return errorResult(built.problems.join("\n"));
-    const outcome = await through.serve(episode, built.request, { via: "mcp", tool: tool.name });
+    const found = typeof episode === "function" ? await episode() : episode;
+    // The session's episode was evicted (or expired) since the session began: say so, as the twin would.
+    if (isMissing(found)) return errorResult(JSON.stringify(found.body));
+    const outcome = await through.serve(found, built.request, { via: "mcp", tool: tool.name });
     return outcomeResult(outcome);
   });
   return server;

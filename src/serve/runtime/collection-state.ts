@@ -74,6 +74,17 @@ export class SeedCollection {
   }
 }
 
+/** One write to a collection, as an episode's changes are replayed elsewhere (a shared episode store). */
+export type CollectionWrite =
+  | { op: "append"; entity: Entity }
+  | { op: "put"; id: string; entity: Entity }
+  | { op: "delete"; id: string };
+
+/** Where a collection reports its writes while someone listens (`writes` not null): the episode store's edge. */
+export interface WriteTap {
+  writes: { collection: string; write: CollectionWrite }[] | null;
+}
+
 /** An added row's slot holds null once it is deleted; tombstones are dropped when they outnumber live rows. */
 const COMPACT_AT = 64;
 
@@ -94,6 +105,8 @@ export class CollectionState {
     readonly name: string,
     readonly idField: string,
     readonly seed: SeedCollection,
+    /** Told of every append, put and delete while it listens (see EpisodeState.recording). */
+    private readonly tap: WriteTap | null = null,
   ) {
     this.seedRows = seed.rows;
     this.seedIndex = seed.index(idField);
@@ -150,6 +163,7 @@ export class CollectionState {
   /** Adds an entity at the end of the list (an id already held is held twice; lookups find the first). */
   append(entity: Entity): Entity {
     deepFreeze(entity);
+    this.tap?.writes?.push({ collection: this.name, write: { op: "append", entity } });
     const slot = this.seedRows.length + this.added.length;
     this.added.push(entity);
     const id = idText(entity, this.idField);
@@ -162,6 +176,7 @@ export class CollectionState {
     const slots = this.slotsOf(id);
     if (slots === null) return this.append(entity);
     deepFreeze(entity);
+    this.tap?.writes?.push({ collection: this.name, write: { op: "put", id, entity } });
     const slot = firstSlot(slots);
     const old = this.rowAt(slot)!;
     this.setRow(slot, entity);
@@ -178,6 +193,7 @@ export class CollectionState {
   delete(id: string): Entity | undefined {
     const slots = this.slotsOf(id);
     if (slots === null) return undefined;
+    this.tap?.writes?.push({ collection: this.name, write: { op: "delete", id } });
     const slot = firstSlot(slots);
     const old = this.rowAt(slot)!;
     this.setRow(slot, null);

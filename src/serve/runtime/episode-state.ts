@@ -5,7 +5,7 @@
  * the writes it makes; a reset drops the changes.
  */
 import type { Entity, Model, SeedState } from "../../model/model-schema.js";
-import { CollectionState, SeedCollection } from "./collection-state.js";
+import { CollectionState, type CollectionWrite, SeedCollection, type WriteTap } from "./collection-state.js";
 import { deepFreeze } from "./deep-freeze.js";
 
 /** A seed state prepared for sharing: its collections (frozen) with their id indexes. */
@@ -62,6 +62,9 @@ const EMPTY: readonly Entity[] = Object.freeze([]);
 
 /** One episode's collections: the seed's, then the model's the seed lacks, then any other used. */
 export class EpisodeState {
+  /** Where this state's collections report their writes while `recording` listens. */
+  private readonly tap: WriteTap = { writes: null };
+
   private constructor(
     readonly seed: SharedSeed,
     private readonly ids: ReadonlyMap<string, string>,
@@ -88,7 +91,7 @@ export class EpisodeState {
     if (!c) {
       if (!this.order.includes(name)) this.order.push(name);
       const seed = this.seed.collection(name) ?? new SeedCollection(EMPTY);
-      c = new CollectionState(name, this.ids.get(name) ?? "id", seed);
+      c = new CollectionState(name, this.ids.get(name) ?? "id", seed, this.tap);
       this.collections.set(name, c);
     }
     return c;
@@ -100,6 +103,28 @@ export class EpisodeState {
       const c = this.collections.get(name);
       return c && !c.pristine ? [c] : [];
     });
+  }
+
+  /**
+   * Runs `step` and lists the writes it made to this state, in order: what a shared episode store sends to the
+   * other replicas, which replay them with `replay` to the same state.
+   */
+  recording<T>(step: () => T): { result: T; writes: { collection: string; write: CollectionWrite }[] } {
+    const writes: { collection: string; write: CollectionWrite }[] = [];
+    this.tap.writes = writes;
+    try {
+      return { result: step(), writes };
+    } finally {
+      this.tap.writes = null;
+    }
+  }
+
+  /** Makes one write `recording` listed, to the same effect it had there. */
+  replay(collection: string, write: CollectionWrite): void {
+    const c = this.collection(collection);
+    if (write.op === "append") c.append(write.entity);
+    else if (write.op === "put") c.put(write.id, write.entity);
+    else c.delete(write.id);
   }
 
   /** Drops every change. */
