@@ -75,13 +75,17 @@ const DEPS: Record<string, readonly string[]> = {
   commands: [...BASE, ...CONTRACTS, ...PIPELINE, "cli"],
 };
 
-/** Inside serve: the pure runtime, the shared modules below both adapters, the MCP and the HTTP adapters, and start-twin.ts over all. */
+/**
+ * Inside serve: the pure runtime, the shared modules below both adapters (the episode store interface among
+ * them), the shared episode stores (Redis), the MCP and the HTTP adapters, and start-twin.ts over all.
+ */
 const SERVE_DEPS: Record<string, readonly string[]> = {
   runtime: [],
   shared: ["runtime"],
+  store: ["runtime", "shared"],
   mcp: ["runtime", "shared"],
   http: ["runtime", "shared", "mcp"],
-  "start-twin.ts": ["runtime", "shared", "mcp", "http"],
+  "start-twin.ts": ["runtime", "shared", "store", "mcp", "http"],
 };
 
 /** Every relative import of a file (static, side-effect and dynamic), resolved to a path from the repository root. */

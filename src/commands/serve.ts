@@ -2,9 +2,11 @@
 import { Args, Flags } from "@oclif/core";
 import { readBundle } from "../bundle/bundle-reader.js";
 import { BaseCommand } from "../cli/base-command.js";
+import { UserError } from "../errors/user-error.js";
 import { readFaultPlan } from "../serve/faults-file-io.js";
 import {
   checkHost,
+  openStore,
   serveStdio,
   startHttpTwin,
   type TwinEndpoints,
@@ -21,6 +23,7 @@ export default class Serve extends BaseCommand {
     "<%= config.bin %> serve ./items-bundle --port 0 --json",
     "<%= config.bin %> serve ./items-bundle --stdio",
     "<%= config.bin %> serve ./items-bundle --log --latency 100-300 --faults faults.json",
+    "<%= config.bin %> serve ./items-bundle --store redis://127.0.0.1:6379/0 --port 8080",
   ];
   static override args = {
     dir: Args.string({ description: "bundle directory (from apptwin build)", required: true }),
@@ -62,6 +65,16 @@ export default class Serve extends BaseCommand {
       default: 1000,
       min: 0,
     }),
+    store: Flags.string({
+      description:
+        "keep the episodes and MCP sessions in Redis (redis://host:port/db), shared by every replica of this bundle behind a load balancer; default: in this process",
+    }),
+    "episode-ttl-ms": Flags.integer({
+      description:
+        "with --store: drop an episode unused for this many ms (0: never; default is never dropped)",
+      default: 0,
+      min: 0,
+    }),
     "allow-remote": Flags.boolean({
       description: "allow a non-loopback --host (the twin has no auth)",
       default: false,
@@ -75,6 +88,12 @@ export default class Serve extends BaseCommand {
     const faults = await readFaultPlan({ file: flags.faults, latency: flags.latency });
     const log = flags.log ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
     if (flags.stdio) {
+      if (flags.store !== undefined) {
+        throw new UserError(
+          "stdio_with_store",
+          "--stdio serves one client from this process; --store shares episodes between replicas over HTTP. Leave out one of them.",
+        );
+      }
       const stdio = await serveStdio(bundle, undefined, { faults, log });
       process.stderr.write(
         `apptwin: serving ${bundle.manifest.name} (${bundle.tools.length} tools) as MCP over stdio\n`,
@@ -83,7 +102,15 @@ export default class Serve extends BaseCommand {
       await stdio.close();
       return;
     }
+    const store = await openStore(bundle, {
+      store: flags.store,
+      maxEpisodes: flags["max-episodes"],
+      episodeTtlMs: flags["episode-ttl-ms"],
+      sessionIdleMs: flags["session-idle-ms"],
+      onState: (line) => process.stderr.write(`apptwin serve: ${line}\n`),
+    });
     const { twin, endpoints } = await startHttpTwin(bundle, {
+      store,
       port: flags.port,
       host: flags.host,
       maxEpisodes: flags["max-episodes"],
@@ -95,6 +122,7 @@ export default class Serve extends BaseCommand {
     this.announce(endpoints);
     const signal = await untilSignal();
     await twin.close();
+    await store?.close();
     if (!this.jsonEnabled()) this.log(`Stopped (${signal}).`);
   }
 
@@ -106,6 +134,7 @@ export default class Serve extends BaseCommand {
     this.log(`Serving ${e.name} (${e.tools} tools) at ${e.url}`);
     this.log(`  MCP (Streamable HTTP): ${e.mcp}`);
     this.log(`  Control plane:         ${e.control}`);
+    this.log(`  Episodes:              ${e.store}`);
     this.log("Press Ctrl+C to stop.");
   }
 }

@@ -126,3 +126,11 @@ export class StoreUnavailableError extends Error {
     return { error: this.code, message: this.message, store: this.where, reason: this.reason };
   }
 }
+
+/** The episode went away (evicted, expired) while a request was on it: answered as its absence. */
+export class EpisodeGoneError extends Error {
+  constructor(readonly missing: MissingEpisode) {
+    super(String(missing.body.message));
+    this.name = "EpisodeGoneError";
+  }
+}

@@ -7,12 +7,16 @@ import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { UserError } from "../errors/user-error.js";
 import { DEFAULT_EPISODE, EpisodeRegistry } from "./episode-registry.js";
+import type { EpisodeStore } from "./episode-store.js";
 import type { FaultPlan } from "./fault-plan.js";
 import { createTwinServer, type TwinServer } from "./http/twin-http-server.js";
 import { logLine } from "./log-line.js";
+import { SESSION_IDLE_MS } from "./mcp/mcp-sessions.js";
 import { createTwinMcpServer } from "./mcp/twin-mcp-server.js";
 import { memoryHandle } from "./memory-episode-store.js";
 import type { JournalEntry } from "./request-journal.js";
+import { parseStoreUrl } from "./store/redis-connection.js";
+import { openRedisStore } from "./store/redis-episode-store.js";
 import { TestDouble } from "./test-double.js";
 import type { TwinBundle } from "./twin-bundle.js";
 
@@ -26,6 +30,38 @@ export interface TwinEndpoints {
   mcp: string;
   control: string;
   tools: number;
+  /** Where the episodes live: `memory`, or the shared store's URL (without credentials). */
+  store: string;
+}
+
+/**
+ * Opens the episode store `--store` names (a Redis URL), or none (undefined: episodes in this process).
+ * Redis out of reach is a UserError (exit 2). `--episode-ttl-ms` needs a shared store.
+ */
+export async function openStore(
+  bundle: TwinBundle,
+  opts: {
+    store?: string;
+    maxEpisodes?: number;
+    episodeTtlMs?: number;
+    sessionIdleMs?: number;
+    onState?: (line: string) => void;
+  },
+): Promise<EpisodeStore | undefined> {
+  if (opts.store === undefined) {
+    if (opts.episodeTtlMs)
+      throw new UserError(
+        "ttl_without_store",
+        "--episode-ttl-ms applies to a shared store (--store redis://…); episodes in memory are bounded by --max-episodes.",
+      );
+    return undefined;
+  }
+  return openRedisStore(parseStoreUrl(opts.store), bundle, {
+    maxEpisodes: opts.maxEpisodes,
+    episodeTtlMs: opts.episodeTtlMs,
+    sessionIdleMs: opts.sessionIdleMs ?? SESSION_IDLE_MS,
+    onState: opts.onState,
+  });
 }
 
 /** Refuses a non-loopback host unless remote access was asked for, saying why. */
@@ -49,11 +85,14 @@ export async function startHttpTwin(
     journalCapacity?: number;
     /** Print one line per request (`--log`) here. */
     log?: (line: string) => void;
+    /** Where the episodes live (default: this process; see `openStore`). */
+    store?: EpisodeStore;
   },
 ): Promise<{ twin: TwinServer; endpoints: TwinEndpoints }> {
   const log = opts.log;
   const twin = createTwinServer(bundle, {
     allowedHosts: LOOPBACK_HOSTS.has(opts.host) ? "loopback" : "any",
+    store: opts.store,
     maxEpisodes: opts.maxEpisodes,
     sessionIdleMs: opts.sessionIdleMs,
     faults: opts.faults,
@@ -64,6 +103,8 @@ export async function startHttpTwin(
   try {
     url = await twin.listen(opts.port, opts.host);
   } catch (err) {
+    await twin.close().catch(() => {});
+    await opts.store?.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") {
       throw new UserError(
@@ -87,6 +128,7 @@ export async function startHttpTwin(
       mcp: `${url}/mcp`,
       control: `${url}/__apptwin/`,
       tools: bundle.tools.length,
+      store: twin.store.where,
     },
   };
 }

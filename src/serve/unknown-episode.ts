@@ -7,20 +7,23 @@
  */
 import { EPISODE_ID, EPISODE_ID_RULE, type EpisodeRegistry, type Eviction } from "./episode-registry.js";
 
-/** The 404 for an episode that does not exist, saying how to create it (never suggesting an id that would be refused). */
-export function unknownEpisode(registry: EpisodeRegistry, id: string): Record<string, unknown> {
+/**
+ * The 404 for an episode that does not exist, saying how to create it (never suggesting an id that would be
+ * refused); `episodes` lists the ids there are.
+ */
+export function unknownEpisode(episodes: string[], id: string): Record<string, unknown> {
   if (!EPISODE_ID.test(id)) {
     return {
       error: "unknown_episode",
       message: `No episode ${JSON.stringify(id)}; it is not a valid episode id either (${EPISODE_ID_RULE}).`,
       hint: 'Create an episode with POST /__apptwin/episodes and a body such as {"id":"run-1"}, then send its id in x-apptwin-episode, or leave the header out to use "default".',
-      episodes: registry.ids(),
+      episodes,
     };
   }
   return {
     error: "unknown_episode",
     message: `No episode "${id}". Create it with POST /__apptwin/episodes and the body {"id":"${id}"}, or leave out x-apptwin-episode to use "default".`,
-    episodes: registry.ids(),
+    episodes,
   };
 }
 
@@ -44,5 +47,16 @@ export function missingEpisode(
   const eviction = registry.evictionOf(id);
   return eviction
     ? { status: 410, body: evictedEpisode(eviction) }
-    : { status: 404, body: unknownEpisode(registry, id) };
+    : { status: 404, body: unknownEpisode(registry.ids(), id) };
+}
+
+/** The 410 for an episode a shared store dropped after `ttlMs` without use (`--episode-ttl-ms`). */
+export function expiredEpisode(id: string, ttlMs: number): Record<string, unknown> {
+  return {
+    error: "episode_expired",
+    message: `Episode "${id}" expired: it was not used for ${ttlMs} ms (--episode-ttl-ms), so the store dropped it. Its state is gone.`,
+    hint: `Read or grade an episode within ${ttlMs} ms of its last use, or serve with a larger --episode-ttl-ms (0: never); POST /__apptwin/episodes with {"id":"${id}"} starts it afresh.`,
+    episode: id,
+    ttl_ms: ttlMs,
+  };
 }

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import debug from "debug";
 import { DEFAULT_EPISODE } from "../episode-registry.js";
-import { type EpisodeStore, isMissing, StoreUnavailableError } from "../episode-store.js";
+import { EpisodeGoneError, type EpisodeStore, isMissing, StoreUnavailableError } from "../episode-store.js";
 import type { FaultPlan } from "../fault-plan.js";
 import { McpSessions, SESSION_IDLE_MS } from "../mcp/mcp-sessions.js";
 import { SharedMcpSessions } from "../mcp/shared-mcp-sessions.js";
@@ -207,13 +207,19 @@ async function route(r: Routes, req: IncomingMessage, res: ServerResponse): Prom
 }
 
 /**
- * A request that threw: a shared store out of reach is answered 503 with the reason; anything else is a bug,
+ * A request that threw: a shared store out of reach is answered 503 with the reason, an episode that went away
+ * meanwhile (evicted, expired) as its absence; anything else is a bug,
  * logged with its stack and answered 500. Either is cut off when the answer had begun.
  */
 function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
   if (err instanceof StoreUnavailableError) {
     log("request %s %s: %s", req.method, req.url, err.message);
     if (!res.headersSent) sendJson(req, res, 503, err.body());
+    else res.destroy();
+    return;
+  }
+  if (err instanceof EpisodeGoneError) {
+    if (!res.headersSent) sendJson(req, res, err.missing.status, err.missing.body);
     else res.destroy();
     return;
   }
