@@ -201,6 +201,7 @@ describe("the Redis episode store", () => {
       );
     } finally {
       await s.close();
+      await own.stop();
     }
   });
 });

@@ -9,11 +9,9 @@
  * replicas creating in one episode at once give distinct ids, all kept;
  * Redis out of reach at start is exit 2, and lost while serving is a 503.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fetch } from "undici";
@@ -24,17 +22,16 @@ import { readBundle } from "../src/bundle/bundle-reader.js";
 import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
 import type { TwinBundle } from "../src/serve/twin-bundle.js";
 import { itemsEvidence } from "./fixtures/evidence/items-evidence.js";
+import { type Started, start, stop, waitReady } from "./support/child-process.js";
 import { bin, buildCli, root } from "./support/mcp-clients.js";
 import { roundRobin, startNginx, type TestNginx } from "./support/nginx.js";
 import { freePort, startRedis, type TestRedis } from "./support/redis-server.js";
 
 interface Replica {
-  child: ChildProcess;
+  process: Started;
   url: string;
-  /** Requests it answered (its --log lines). */
+  /** Requests it answered (its --log lines on stderr). */
   answered: () => number;
-  stderr: () => string;
-  exit: Promise<number | null>;
 }
 
 let dir: string;
@@ -42,42 +39,54 @@ let bundleDir: string;
 let bundle: TwinBundle;
 let redis: TestRedis;
 let replicas: Replica[] = [];
+/** Every replica started, stopped at the end by its PID (a killed one is already gone). */
+const started: Started[] = [];
 let nginx: TestNginx | null = null;
 let memory: TwinServer;
 let memoryUrl: string;
 /** The base URL the next call through the load balancer goes to. */
 let balanced: () => string;
 
-function serve(args: string[]): Promise<Replica> {
-  const child = spawn(
-    process.execPath,
-    [bin, "serve", bundleDir, "--port", "0", "--json", "--log", ...args],
-    {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let err = "";
-  child.stderr!.on("data", (d) => (err += d));
-  const exit = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-    createInterface({ input: child.stdout! }).once("line", (line) => {
-      const { url } = JSON.parse(line) as { url: string };
-      resolve({
-        child,
-        url,
-        answered: () => err.split("\n").filter((l) => /^(?:GET|POST|PUT|PATCH|DELETE) /.test(l)).length,
-        stderr: () => err,
-        exit,
-      });
-    });
+/** How long a CLI replica may take to print its URL on a loaded machine. */
+const READY_MS = 60_000;
+
+/** Starts `apptwin serve` on the bundle (a free port) and waits, bounded, for the URL it prints first. */
+async function serve(args: string[]): Promise<Replica> {
+  const p = start(process.execPath, [bin, "serve", bundleDir, "--port", "0", "--json", "--log", ...args], {
+    cwd: root,
   });
+  started.push(p);
+  let url = "";
+  const first = () => {
+    const line = /^\{.*"url".*\}$/m.exec(p.output());
+    if (line) url = (JSON.parse(line[0]) as { url: string }).url;
+    return url !== "";
+  };
+  if (!(await waitReady(p, "apptwin serve", first, READY_MS))) {
+    throw new Error(`apptwin serve exited ${await p.exit}: ${p.output()}`);
+  }
+  return {
+    process: p,
+    url,
+    answered: () =>
+      p
+        .output()
+        .split("\n")
+        .filter((l) => /^(?:GET|POST|PUT|PATCH|DELETE) /.test(l)).length,
+  };
 }
 
-async function stopReplica(r: Replica, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  if (r.child.exitCode === null && r.child.signalCode === null) process.kill(r.child.pid!, signal);
-  await r.exit;
+/**
+ * Waits, bounded, until every replica has logged the calls it answered since `before` (a replica logs a request
+ * once it has answered, so the log may trail the answer), and returns how many each answered.
+ */
+async function answeredSince(before: number[], calls: number): Promise<number[]> {
+  const took = () => replicas.map((r, i) => r.answered() - before[i]!);
+  const until = Date.now() + 10_000;
+  while (took().reduce((a, b) => a + b, 0) < calls && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return took();
 }
 
 beforeAll(async () => {
@@ -99,7 +108,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await memory?.close();
   await nginx?.stop();
-  await Promise.all(replicas.map((r) => stopReplica(r)));
+  await Promise.all(started.map((p) => stop(p)));
   await redis?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -165,7 +174,7 @@ describe("two replicas on Redis behind a round-robin load balancer", () => {
       );
     }
     // Both replicas took a share of the calls (round-robin), so the episode really crossed between them.
-    const took = replicas.map((r, i) => r.answered() - before[i]!);
+    const took = await answeredSince(before, CALLS.length);
     expect(took.every((n) => n >= 4)).toBe(true);
   });
 
@@ -201,7 +210,7 @@ describe("two replicas on Redis behind a round-robin load balancer", () => {
     }
     expect((await lb.client.listTools()).tools).toEqual((await one.client.listTools()).tools);
     // The session's tool calls were answered by both replicas (each logs the calls it answered).
-    expect(replicas.every((r, i) => r.answered() - before[i]! >= 2)).toBe(true);
+    expect((await answeredSince(before, steps.length)).every((n) => n >= 2)).toBe(true);
     const sid = lb.transport.sessionId!;
     const mine = await control(balanced(), "GET", `episodes/${sid}/state`);
     expect(mine).toEqual(await control(memoryUrl, "GET", `episodes/${one.transport.sessionId}/state`));
@@ -257,7 +266,7 @@ describe("two replicas on Redis behind a round-robin load balancer", () => {
         await call(memoryUrl, "kill-1", c),
       );
     }
-    await stopReplica(a, "SIGKILL");
+    await stop(a.process, "SIGKILL");
     for (const c of rest) expect(await call(b.url, "kill-1", c)).toEqual(await call(memoryUrl, "kill-1", c));
     const restarted = await serve(["--store", redis.url]);
     replicas = [restarted, b];
@@ -271,25 +280,24 @@ describe("two replicas on Redis behind a round-robin load balancer", () => {
 
   it("refuses to start when Redis is out of reach (exit 2), and answers 503 with the reason while it is lost", async () => {
     const port = await freePort();
-    const refused = spawn(
+    const refused = start(
       process.execPath,
       [bin, "serve", bundleDir, "--port", "0", "--store", `redis://127.0.0.1:${port}/0`],
-      {
-        cwd: root,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
+      { cwd: root },
     );
-    let err = "";
-    refused.stderr!.on("data", (d) => (err += d));
-    const code = await new Promise<number | null>((done) => refused.once("exit", (c) => done(c)));
+    started.push(refused);
+    // Bounded: a replica that does not give up within the minute fails the test (and is stopped by its PID).
+    expect(await waitReady(refused, "apptwin serve (refusing)", () => false, READY_MS)).toBe(false);
+    const code = await refused.exit;
+    const err = refused.output();
     expect(code).toBe(2);
     expect(err).toContain(
       `Cannot reach the episode store redis://127.0.0.1:${port}/0: connect ECONNREFUSED 127.0.0.1:${port}. Start Redis there (redis-server --port ${port}), fix --store, or serve without --store to keep the episodes in this process.`,
     );
 
     const own = await startRedis();
-    const replica = await serve(["--store", own.url]);
     try {
+      const replica = await serve(["--store", own.url]);
       expect((await call(replica.url, "default", CALLS[0]!)).status).toBe(201);
       await own.stop();
       const lost = await call(replica.url, "default", CALLS[1]!);
@@ -301,8 +309,9 @@ describe("two replicas on Redis behind a round-robin load balancer", () => {
       );
       const health = await control(replica.url, "GET", "health");
       expect(health.status).toBe(503);
+      await stop(replica.process);
     } finally {
-      await stopReplica(replica);
+      await own.stop();
     }
   });
 });

@@ -1,15 +1,17 @@
 /**
  * A real load balancer for tests: Debian's nginx on a free loopback port with
  * a temporary config, round-robin over the given upstreams, stopped by its
- * PID. Where nginx is not installed, `startNginx` returns null and the test
+ * PID. It is ready once it has written its pid file (nginx does so after
+ * binding its listening socket), so a port another process holds is never
+ * taken for nginx's; a port taken meanwhile makes nginx exit, and another is
+ * tried. Where nginx is not installed, `startNginx` returns null and the test
  * uses its own round-robin client instead (`roundRobin`).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createConnection } from "node:net";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { start, stop, waitReady } from "./child-process.js";
 import { freePort } from "./redis-server.js";
 
 /** Where Debian installs nginx. */
@@ -18,7 +20,6 @@ export const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => existsSyn
 /** A running nginx in front of some upstreams. */
 export interface TestNginx {
   url: string;
-  child: ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -52,52 +53,37 @@ ${upstreams.map((u) => `    server ${u} max_fails=0;`).join("\n")}
 `;
 }
 
-async function listening(port: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = createConnection({ host: "127.0.0.1", port }, () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on("error", () => resolve(false));
-    });
-    if (ok) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return false;
-}
+/** How long nginx may take to be ready on a loaded machine. */
+const READY_MS = 30_000;
 
 /** Starts nginx round-robin over `upstreams` (host:port), or returns null when nginx is not installed. */
 export async function startNginx(upstreams: string[]): Promise<TestNginx | null> {
   if (!NGINX) return null;
-  const dir = await mkdtemp(join(tmpdir(), "apptwin-nginx-"));
-  await mkdir(join(dir, "logs"));
-  const port = await freePort();
-  await writeFile(join(dir, "nginx.conf"), nginxConfig(dir, port, upstreams));
-  const child = spawn(
-    NGINX,
-    ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", join(dir, "error.log"), "-g", "daemon off;"],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  if (!(await listening(port, 5000))) {
-    if (child.exitCode === null) process.kill(child.pid!, "SIGKILL");
-    await exited;
-    throw new Error(`nginx did not start: ${output}`);
+  let last = "";
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const dir = await mkdtemp(join(tmpdir(), "apptwin-nginx-"));
+    await mkdir(join(dir, "logs"));
+    const port = await freePort();
+    const conf = join(dir, "nginx.conf");
+    await writeFile(conf, nginxConfig(dir, port, upstreams));
+    const p = start(NGINX, ["-p", dir, "-c", conf, "-e", join(dir, "error.log"), "-g", "daemon off;"]);
+    const pidFile = join(dir, "nginx.pid");
+    const wrote = async () =>
+      (await readFile(pidFile, "utf8").catch(() => "")).trim() === String(p.child.pid);
+    if (await waitReady(p, "nginx", wrote, READY_MS)) {
+      return {
+        url: `http://127.0.0.1:${port}`,
+        stop: async () => {
+          await stop(p);
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    }
+    last = p.output() + (await readFile(join(dir, "error.log"), "utf8").catch(() => ""));
+    await rm(dir, { recursive: true, force: true });
+    if (!last.includes("Address already in use")) break;
   }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    child,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, "SIGTERM");
-      await exited;
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  throw new Error(`nginx did not start: ${last}`);
 }
 
 /** The test's own round-robin where nginx is missing: each call takes the next base URL. */
