@@ -5,9 +5,11 @@
  * round-robin client where nginx is missing). An HTTP episode and an MCP
  * session whose calls alternate between the replicas answer exactly as one
  * in-memory replica does for the same calls; a replica killed mid-episode
- * loses nothing (the other goes on, a restarted one sees it all); two
- * replicas creating in one episode at once give distinct ids, all kept;
- * Redis out of reach at start is exit 2, and lost while serving is a 503.
+ * loses nothing (the other goes on, nginx passing the dead one's share to it,
+ * and a restarted one sees it all); two replicas creating in one episode at
+ * once give distinct ids, all kept; Redis out of reach at start is exit 2,
+ * and lost while serving is a 503. nginx runs the documented config
+ * (docs/deploy/nginx-apptwin.conf), only its addresses swapped.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -267,7 +269,9 @@ describe("two replicas on Redis behind a round-robin load balancer", () => {
       );
     }
     await stop(a.process, "SIGKILL");
-    for (const c of rest) expect(await call(b.url, "kill-1", c)).toEqual(await call(memoryUrl, "kill-1", c));
+    // Through nginx (its documented config passes a request a dead replica refused to the next one), else to b.
+    const on = nginx ? nginx.url : b.url;
+    for (const c of rest) expect(await call(on, "kill-1", c)).toEqual(await call(memoryUrl, "kill-1", c));
     const restarted = await serve(["--store", redis.url]);
     replicas = [restarted, b];
     expect(await control(restarted.url, "GET", "episodes/kill-1/state")).toEqual(

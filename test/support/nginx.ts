@@ -1,7 +1,7 @@
 /**
- * A real load balancer for tests: Debian's nginx on a free loopback port with
- * a temporary config, round-robin over the given upstreams, stopped by its
- * PID. It is ready once it has written its pid file (nginx does so after
+ * A real load balancer for tests: Debian's nginx on a free loopback port,
+ * running the documented snippet (docs/deploy/nginx-apptwin.conf) with the
+ * test's replicas as its upstreams, round-robin, stopped by its PID. It is ready once it has written its pid file (nginx does so after
  * binding its listening socket), so a port another process holds is never
  * taken for nginx's; a port taken meanwhile makes nginx exit, and another is
  * tried. Where nginx is not installed, `startNginx` returns null and the test
@@ -23,8 +23,34 @@ export interface TestNginx {
   stop(): Promise<void>;
 }
 
-/** The config: one upstream group (round-robin, the default), every path proxied with its Host kept. */
-export function nginxConfig(dir: string, port: number, upstreams: string[]): string {
+/** The documented nginx snippet (docs/deploy), which the tests run as it is but for its addresses. */
+export const DEPLOY_SNIPPET = join(import.meta.dirname, "..", "..", "docs", "deploy", "nginx-apptwin.conf");
+
+/**
+ * The documented snippet with the test's upstreams as its replicas and the test's port as its listen address;
+ * throws when the snippet no longer has the upstream and listen lines a user edits.
+ */
+export function deploySnippet(text: string, port: number, upstreams: string[]): string {
+  const servers = /^(\s*)server\s+[^\s{;]+[^;{]*;\n/gm;
+  const first = servers.exec(text);
+  const listen = /^(\s*)listen\s+[^;]+;/m;
+  if (!first || !listen.test(text)) {
+    throw new Error(
+      `${DEPLOY_SNIPPET}: expected an upstream's "server host:port;" lines and a "listen" line`,
+    );
+  }
+  const indent = first[1]!;
+  let placed = false;
+  const swapped = text.replace(servers, () => {
+    if (placed) return "";
+    placed = true;
+    return upstreams.map((u) => `${indent}server ${u};\n`).join("");
+  });
+  return swapped.replace(listen, (_m, lead: string) => `${lead}listen 127.0.0.1:${port};`);
+}
+
+/** The main config around the snippet: everything nginx writes kept in `dir`, the snippet included. */
+export function nginxConfig(dir: string, snippet: string): string {
   const user = process.getuid?.() === 0 ? "user root;\n" : "";
   return `${user}worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -36,19 +62,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  upstream twin {
-${upstreams.map((u) => `    server ${u} max_fails=0;`).join("\n")}
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://twin;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_buffering off;
-    }
-  }
+  include ${snippet};
 }
 `;
 }
@@ -65,7 +79,9 @@ export async function startNginx(upstreams: string[]): Promise<TestNginx | null>
     await mkdir(join(dir, "logs"));
     const port = await freePort();
     const conf = join(dir, "nginx.conf");
-    await writeFile(conf, nginxConfig(dir, port, upstreams));
+    const snippet = join(dir, "apptwin.conf");
+    await writeFile(snippet, deploySnippet(await readFile(DEPLOY_SNIPPET, "utf8"), port, upstreams));
+    await writeFile(conf, nginxConfig(dir, snippet));
     const p = start(NGINX, ["-p", dir, "-c", conf, "-e", join(dir, "error.log"), "-g", "daemon off;"]);
     const pidFile = join(dir, "nginx.pid");
     const wrote = async () =>
