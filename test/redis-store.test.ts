@@ -12,7 +12,9 @@ import { type EpisodeHandle, isMissing, StoreUnavailableError } from "../src/ser
 import { createEpisode } from "../src/serve/runtime/create-episode.js";
 import { handleRequest } from "../src/serve/runtime/handle-request.js";
 import type { TwinRequest, TwinResponse } from "../src/serve/runtime/twin-types.js";
+import { openStore } from "../src/serve/start-twin.js";
 import { openRedisStore, type RedisEpisodeStore } from "../src/serve/store/redis-episode-store.js";
+import type { TwinBundle } from "../src/serve/twin-bundle.js";
 import { ITEMS_SEED_STATE, itemsModel } from "./fixtures/models/items-twin.js";
 import { freePort, startRedis, type TestRedis } from "./support/redis-server.js";
 
@@ -203,5 +205,14 @@ describe("the Redis episode store", () => {
       await s.close();
       await own.stop();
     }
+  });
+
+  it("refuses --episode-ttl-ms without a shared store (exit 2): episodes in memory are bounded by --max-episodes", async () => {
+    const opened = openStore(bundle as unknown as TwinBundle, { episodeTtlMs: 1000 });
+    await expect(opened).rejects.toBeInstanceOf(UserError);
+    await expect(opened).rejects.toThrow(
+      "--episode-ttl-ms applies to a shared store (--store redis://…); episodes in memory are bounded by --max-episodes.",
+    );
+    expect(await openStore(bundle as unknown as TwinBundle, {})).toBeUndefined();
   });
 });
