@@ -111,7 +111,9 @@ async function serve(ctx: McpContext, ref: string, port: number): Promise<CallTo
     const { twin, endpoints } = await startHttpTwin(bundle, { port, host: "127.0.0.1" });
     const id = ctx.nextTwinId();
     ctx.twins.set(id, { id, bundle: dir, endpoints, twin });
-    const out = { twin_id: id, bundle: dir, ...endpoints };
+    // The tool's twin keeps its episodes in memory, so where they live (`store`) is not part of its answer.
+    const { store: _inMemory, ...shown } = endpoints;
+    const out = { twin_id: id, bundle: dir, ...shown };
     return toolOk(out, [
       `Serving ${endpoints.name} (${endpoints.tools} tools) as ${id}:`,
       `  HTTP twin: ${endpoints.url}`,
