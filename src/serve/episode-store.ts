@@ -109,7 +109,7 @@ export class EpisodeExistsError extends Error {
  * without the episode's state.
  */
 export class StoreUnavailableError extends Error {
-  readonly code = "store_unavailable";
+  readonly code: string = "store_unavailable";
 
   constructor(
     readonly where: string,
@@ -124,6 +124,25 @@ export class StoreUnavailableError extends Error {
   /** The answer body: `{error, message, store, reason}`. */
   body(): Record<string, string> {
     return { error: this.code, message: this.message, store: this.where, reason: this.reason };
+  }
+}
+
+/**
+ * Other replicas wrote the episode each time this replica ran a request on it (many writers on one episode at
+ * once): the request was not applied. Answered 503 like a store out of reach — retrying is right — but named
+ * for what happened.
+ */
+export class EpisodeContendedError extends StoreUnavailableError {
+  override readonly code = "episode_contended";
+
+  constructor(
+    where: string,
+    readonly episode: string,
+    readonly attempts: number,
+  ) {
+    super(where, `episode "${episode}" was written by other replicas on each of ${attempts} tries`);
+    this.message = `Episode "${episode}" was written by other replicas on each of ${attempts} tries, so this request was not applied; retry it (many writers on one episode at once wait on each other).`;
+    this.name = "EpisodeContendedError";
   }
 }
 

@@ -19,6 +19,7 @@ import {
 } from "../episode-registry.js";
 import {
   type CreatedHandle,
+  EpisodeContendedError,
   EpisodeExistsError,
   EpisodeGoneError,
   type EpisodeHandle,
@@ -27,7 +28,6 @@ import {
   type MissingEpisode,
   type SessionBinding,
   type SharedSessions,
-  StoreUnavailableError,
 } from "../episode-store.js";
 import { createEpisode } from "../runtime/create-episode.js";
 import { applyDelta, type EpisodeDelta, runStep } from "../runtime/episode-delta.js";
@@ -290,13 +290,12 @@ export class RedisEpisodeStore implements EpisodeStore {
       // The copy ran the step ahead of the store: it is rebuilt from the store's deltas before the next try.
       this.copies.delete(id);
       if (status === "missing") throw new EpisodeGoneError(await this.missing(id));
+      // A random pause that grows with the tries, so a replica that keeps losing the race to another gets a turn.
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 20)));
       const copyNow = await this.sync(id);
       if ("status" in copyNow) throw new EpisodeGoneError(copyNow);
     }
-    throw new StoreUnavailableError(
-      this.where,
-      `episode "${id}" was written by other replicas on each of ${MAX_ATTEMPTS} tries, so this request was not applied; retry it`,
-    );
+    throw new EpisodeContendedError(this.where, id, MAX_ATTEMPTS);
   }
 
   /** Runs `fn` after every earlier call for this episode on this replica has finished. */
