@@ -105,7 +105,7 @@ beforeAll(async () => {
   balanced = nginx ? () => nginx!.url : roundRobin(replicas.map((r) => r.url));
   memory = createTwinServer(bundle);
   memoryUrl = await memory.listen(0, "127.0.0.1");
-}, 120_000);
+}, 300_000); // tsc (outside npm test), the bundle, redis-server, two CLI replicas and nginx on a loaded machine
 
 afterAll(async () => {
   await memory?.close();
