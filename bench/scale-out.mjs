@@ -161,7 +161,8 @@ async function main() {
       for (const c of CASES) {
         for (const config of Object.keys(configs)) {
           figures[config] ??= {};
-          const f = (figures[config][c.label] ??= { runs: [], bad: 0, first: null });
+          figures[config][c.label] ??= { runs: [], bad: 0, first: null };
+          const f = figures[config][c.label];
           const got = await load(urls[config], c);
           f.runs.push(got.rps);
           f.bad += got.bad;
