@@ -85,3 +85,83 @@ describe("evidence read and write", () => {
     await expect(readEvidence(join(dir, "x.json"))).rejects.toBeInstanceOf(DocumentError);
   });
 });
+
+describe("evidence read: hostile documents", () => {
+  const record = (request: Record<string, unknown>, responseHeaders: unknown[] = []) => ({
+    seq: 0,
+    step_id: null,
+    started_at: null,
+    duration_ms: null,
+    resource_type: "fetch",
+    initiator: "page",
+    request: { method: "GET", url: "http://127.0.0.1:4010/api", headers: [], body: null, ...request },
+    response: { status: 200, status_text: "OK", headers: responseHeaders, body: null, redirect_to: null },
+    failure: null,
+    origin: null,
+  });
+  const issuesOf = (text: string) => {
+    try {
+      parseEvidence(text, "e.json");
+    } catch (e) {
+      expect(e).toBeInstanceOf(DocumentError);
+      return (e as DocumentError).issues.map((i) => i.message);
+    }
+    return expect.unreachable("the evidence was accepted");
+  };
+
+  it("refuses a method that is not an RFC 9110 token, without quoting it", () => {
+    const text = JSON.stringify({ ...sample, records: [record({ method: "GET\r\nX: y" })] });
+    expect(issuesOf(text)).toEqual([
+      "e.json: records[0].request.method must be an HTTP method token (RFC 9110: letters, digits and !#$%&'*+-.^_`|~, such as GET or POST)",
+    ]);
+  });
+
+  it("refuses CR, LF or NUL in a header name or value, and keeps the lines of a Set-Cookie", () => {
+    const text = JSON.stringify({
+      ...sample,
+      records: [
+        record(
+          {
+            headers: [
+              { name: "X-A\r\nX-B", value: "1" },
+              { name: "Accept", value: "a\nb" },
+            ],
+          },
+          [
+            { name: "Content-Type", value: "text/html\r\nX-Injected: 1" },
+            { name: "Set-Cookie", value: "a=1; Path=/\nb=2; Path=/" },
+            { name: "Set-Cookie", value: "c=1\u0000" },
+          ],
+        ),
+      ],
+    });
+    expect(issuesOf(text)).toEqual([
+      "e.json: records[0].request.headers[0].name must not hold a carriage return, line feed or NUL (a header name is one token)",
+      "e.json: records[0].request.headers[1].value must not hold a carriage return, line feed or NUL (only a Set-Cookie's value may hold line feeds, one cookie a line)",
+      "e.json: records[0].response.headers[0].value must not hold a carriage return, line feed or NUL (only a Set-Cookie's value may hold line feeds, one cookie a line)",
+      "e.json: records[0].response.headers[2].value must not hold a carriage return, line feed or NUL (only a Set-Cookie's value may hold line feeds, one cookie a line)",
+    ]);
+  });
+
+  it("refuses duplicate keys the way scenarios do, every one at once", () => {
+    const text = JSON.stringify(sample).replace(
+      '"verdict":"incomplete"',
+      '"verdict":"incomplete","verdict":"passed"',
+    );
+    const twice = text.replace('"steps":[]', '"steps":[],"steps":[]');
+    expect(issuesOf(twice)).toEqual([
+      'e.json: the document has the key "verdict" twice; JSON keeps only the last, so remove one',
+      'e.json: the document has the key "steps" twice; JSON keeps only the last, so remove one',
+    ]);
+  });
+
+  it("refuses nesting deeper than any evidence holds before walking it", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const text = JSON.stringify(sample).replace('"warnings":[]', `"warnings":${deep}`);
+    expect(issuesOf(text)).toEqual([
+      expect.stringMatching(
+        /^e\.json: the document nests objects and arrays more than 64 levels deep at line 1, column \d+$/,
+      ),
+    ]);
+  });
+});

@@ -10,6 +10,7 @@ import { DocumentError, FileError, UnsupportedVersionError } from "../errors/use
 import { zodIssues } from "../errors/zod-issues.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { canonicalJson } from "../util/canonical-json.js";
+import { parseDocumentJson } from "./document-json.js";
 import { packEvidence, unpackEvidence } from "./evidence-file.js";
 import {
   EVIDENCE_SCHEMA_VERSION,
@@ -22,15 +23,7 @@ import { RecordsSplitter } from "./records-splitter.js";
 
 /** Parses evidence text: bad JSON or schema problems → DocumentError with every issue; a newer version → UnsupportedVersionError. */
 export function parseEvidence(text: string, file: string): Evidence {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new DocumentError(file, [
-      { code: "invalid_json", path: "", message: `${file}: is not valid JSON (${why})` },
-    ]);
-  }
+  const { raw, issues } = parseDocumentJson(text, file);
   if (looksLikeHar(raw)) {
     throw new DocumentError(file, [
       {
@@ -45,7 +38,8 @@ export function parseEvidence(text: string, file: string): Evidence {
     throw new UnsupportedVersionError(file, version, EVIDENCE_SCHEMA_VERSION);
   }
   const parsed = EvidenceSchema.safeParse(raw);
-  if (!parsed.success) throw new DocumentError(file, zodIssues(file, parsed.error.issues));
+  if (!parsed.success) for (const issue of zodIssues(file, parsed.error.issues)) issues.push(issue);
+  if (issues.length > 0 || !parsed.success) throw new DocumentError(file, issues);
   const { evidence, missing } = unpackEvidence(parsed.data);
   if (missing.length > 0)
     throw new DocumentError(

@@ -5,14 +5,17 @@
  * the contract between capture/import and everything after.
  */
 import { z } from "zod";
+import { checkHeaderValue, HeaderNameSchema, MethodSchema } from "./http-syntax.js";
 
 /** The newest Evidence version this apptwin reads and writes. */
 export const EVIDENCE_SCHEMA_VERSION = 1;
 
 const SHA256 = z.string().regex(/^[0-9a-f]{64}$/);
 
-/** One header as sent or received; order and duplicates are kept. */
-export const HeaderSchema = z.strictObject({ name: z.string(), value: z.string() });
+/** One header as sent or received; order and duplicates are kept. No line breaks (see http-syntax.ts). */
+export const HeaderSchema = z
+  .strictObject({ name: HeaderNameSchema, value: z.string() })
+  .superRefine(checkHeaderValue);
 
 /** A request or response body: text as is, binary as base64; `truncated` when longer than the limit. */
 export const BodySchema = z.strictObject({
@@ -27,7 +30,7 @@ export const BodySchema = z.strictObject({
 });
 
 export const RequestSchema = z.strictObject({
-  method: z.string().min(1),
+  method: MethodSchema,
   url: z.string().min(1),
   headers: z.array(HeaderSchema),
   body: BodySchema.nullable(),

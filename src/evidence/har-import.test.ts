@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DocumentError } from "../errors/user-error.js";
-import { appOriginOf, HAR_LIMITATION, harToEvidence, resourceTypeOf } from "./har-import.js";
+import {
+  appOriginOf,
+  HAR_LIMITATION,
+  harTextToEvidence,
+  harToEvidence,
+  resourceTypeOf,
+} from "./har-import.js";
 import type { HarEntry } from "./har-schema.js";
 
 const entry = (url: string, mime: string, extra: Partial<HarEntry> = {}): HarEntry => ({
@@ -138,5 +144,65 @@ describe("harToEvidence: form fields given only as postData.params", () => {
       text: "email=a%40example.test&password=[REDACTED:field:password]",
       mime_type: "application/x-www-form-urlencoded",
     });
+  });
+});
+
+describe("HAR import: hostile documents", () => {
+  const issuesOf = (run: () => unknown) => {
+    try {
+      run();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DocumentError);
+      return (e as DocumentError).issues.map((i) => i.message);
+    }
+    return expect.unreachable("the HAR was accepted");
+  };
+
+  it("refuses a method that is not an RFC 9110 token (it would become a tool name and a route)", () => {
+    const bad = entry("http://a.test/api", "application/json", {
+      request: { method: "GET\r\nX: y", url: "http://a.test/api", headers: [] },
+    });
+    expect(
+      issuesOf(() =>
+        harToEvidence(har([bad, { ...bad, request: { ...bad.request, method: "GE T" } }]), opts),
+      ),
+    ).toEqual([
+      "rec.har: log.entries[0].request.method must be an HTTP method token (RFC 9110: letters, digits and !#$%&'*+-.^_`|~, such as GET or POST)",
+      "rec.har: log.entries[1].request.method must be an HTTP method token (RFC 9110: letters, digits and !#$%&'*+-.^_`|~, such as GET or POST)",
+    ]);
+  });
+
+  it("refuses CR or LF in a header name or value; a Set-Cookie may hold one cookie a line", () => {
+    const bad = entry("http://a.test/api", "application/json", {
+      request: {
+        method: "GET",
+        url: "http://a.test/api",
+        headers: [
+          { name: "X-A\nX-B", value: "1" },
+          { name: ":authority", value: "a.test" },
+        ],
+      },
+      response: {
+        status: 200,
+        headers: [
+          { name: "Content-Type", value: "application/json\r\nX-Injected: 1" },
+          { name: "Set-Cookie", value: "a=1; Path=/\nb=2; Path=/" },
+        ],
+      },
+    });
+    expect(issuesOf(() => harToEvidence(har([bad]), opts))).toEqual([
+      "rec.har: log.entries[0].request.headers[0].name must not hold a carriage return, line feed or NUL (a header name is one token)",
+      "rec.har: log.entries[0].response.headers[0].value must not hold a carriage return, line feed or NUL (only a Set-Cookie's value may hold line feeds, one cookie a line)",
+    ]);
+  });
+
+  it("refuses a key written twice, with the schema's issues, all at once", () => {
+    const text = JSON.stringify(har([entry("http://a.test/api", "application/json")]))
+      .replace('"method":"GET"', '"method":"GET","method":"DELETE"')
+      .replace('"version":"1.2"', '"version":"9"');
+    expect(issuesOf(() => harTextToEvidence(text, opts))).toEqual([
+      'rec.har: log.entries[0].request has the key "method" twice; JSON keeps only the last, so remove one',
+      'rec.har: log.version is "9"; apptwin reads HAR 1.2 (and 1.1)',
+    ]);
   });
 });

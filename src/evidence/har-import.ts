@@ -7,6 +7,7 @@
 import type { Issue } from "../errors/user-error.js";
 import { DocumentError } from "../errors/user-error.js";
 import { zodIssues } from "../errors/zod-issues.js";
+import { parseDocumentJson } from "./document-json.js";
 import type { Body, EvidenceRecord, ResourceType } from "./evidence-schema.js";
 import { EVIDENCE_SCHEMA_VERSION, type Evidence } from "./evidence-schema.js";
 import { type Har, HarApptwinSchema, type HarEntry, HarSchema } from "./har-schema.js";
@@ -150,10 +151,10 @@ function restoreApptwin(entry: HarEntry, r: EvidenceRecord): EvidenceRecord {
   };
 }
 
-function parseHar(har: unknown, file: string): Har {
+function parseHar(har: unknown, file: string, found: readonly Issue[]): Har {
+  const issues: Issue[] = [...found];
   const parsed = HarSchema.safeParse(har);
-  if (!parsed.success) throw new DocumentError(file, zodIssues(file, parsed.error.issues));
-  const issues: Issue[] = [];
+  if (!parsed.success) throw new DocumentError(file, [...issues, ...zodIssues(file, parsed.error.issues)]);
   if (!["1.1", "1.2"].includes(parsed.data.log.version)) {
     issues.push({
       code: "unsupported_version",
@@ -172,12 +173,22 @@ function parseHar(har: unknown, file: string): Har {
   return parsed.data;
 }
 
-/** Converts a parsed HAR 1.2 document to redacted Evidence; HAR problems → DocumentError naming `file` and the field. */
-export function harToEvidence(
-  har: unknown,
-  opts: { file: string; fileName: string; secrets: { id: string; value: string }[] },
-): Evidence {
-  const { log } = parseHar(har, opts.file);
+/** What an import is told besides the document: the file's path and base name, and the declared secrets. */
+export interface HarImportOptions {
+  file: string;
+  fileName: string;
+  secrets: { id: string; value: string }[];
+}
+
+/** Converts HAR 1.2 text to redacted Evidence: its JSON read as evidence's is (depth, keys written twice), then as {@link harToEvidence}. */
+export function harTextToEvidence(text: string, opts: HarImportOptions): Evidence {
+  const { raw, issues } = parseDocumentJson(text, opts.file);
+  return harToEvidence(raw, opts, issues);
+}
+
+/** Converts a parsed HAR 1.2 document to redacted Evidence; HAR problems (and `issues` found in its text) → DocumentError naming `file` and the field. */
+export function harToEvidence(har: unknown, opts: HarImportOptions, issues: readonly Issue[] = []): Evidence {
+  const { log } = parseHar(har, opts.file, issues);
   const records = log.entries.map(toRecord);
   const starts = records.flatMap((r) => (r.started_at === null ? [] : [r.started_at]));
   const ends = records.flatMap((r) => (r.started_at === null ? [] : [r.started_at + (r.duration_ms ?? 0)]));

@@ -1,11 +1,11 @@
 /** The file side of HAR import and export: read and parse a HAR, write evidence or a HAR, refuse clobbering. */
 import { basename } from "node:path";
-import { DocumentError, UserError } from "../errors/user-error.js";
+import { UserError } from "../errors/user-error.js";
 import { assertFileDestination, writeFileAtomic } from "../util/atomic-write.js";
 import { canonicalJson } from "../util/canonical-json.js";
 import { readEvidence, readTextFile, writeEvidence } from "./evidence-io.js";
 import { evidenceToHar } from "./har-export.js";
-import { harToEvidence } from "./har-import.js";
+import { harTextToEvidence } from "./har-import.js";
 import { mergeEvidence } from "./merge.js";
 
 /** What an import, export or merge wrote, for the one summary line and `--json`. */
@@ -42,16 +42,7 @@ export async function importHarFile(
 ): Promise<WriteSummary> {
   await assertFileDestination(opts.out, opts);
   const text = await readTextFile(harPath, "HAR");
-  let har: unknown;
-  try {
-    har = JSON.parse(text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new DocumentError(harPath, [
-      { code: "invalid_json", path: "", message: `${harPath}: is not valid JSON (${why})` },
-    ]);
-  }
-  const e = harToEvidence(har, { file: harPath, fileName: basename(harPath), secrets: opts.secrets });
+  const e = harTextToEvidence(text, { file: harPath, fileName: basename(harPath), secrets: opts.secrets });
   await writeEvidence(opts.out, e);
   return summary(opts.out, e);
 }

@@ -5,8 +5,10 @@
  */
 import { z } from "zod";
 import { FailureSchema, ResourceTypeSchema } from "./evidence-schema.js";
+import { checkHeaderValue, HeaderNameSchema, MethodSchema } from "./http-syntax.js";
 
-const HarNameValue = z.looseObject({ name: z.string(), value: z.string() });
+/** A header: no line breaks in its name, none in its value but a Set-Cookie's (see http-syntax.ts). */
+const HarHeader = z.looseObject({ name: HeaderNameSchema, value: z.string() }).superRefine(checkHeaderValue);
 
 /** What an exported entry keeps of a body besides its text: encoding, size, truncation, type. */
 const HarBodyMeta = z
@@ -39,9 +41,9 @@ const HarEntrySchema = z.looseObject({
   }),
   time: z.number().optional(),
   request: z.looseObject({
-    method: z.string().min(1),
+    method: MethodSchema,
     url: z.string().refine((u) => URL.canParse(u), { message: "must be an absolute URL" }),
-    headers: z.array(HarNameValue),
+    headers: z.array(HarHeader),
     postData: z
       .looseObject({
         mimeType: z.string().optional(),
@@ -55,7 +57,7 @@ const HarEntrySchema = z.looseObject({
   response: z.looseObject({
     status: z.number().int(),
     statusText: z.string().optional(),
-    headers: z.array(HarNameValue),
+    headers: z.array(HarHeader),
     content: z
       .looseObject({
         size: z.number().optional(),

@@ -5,10 +5,10 @@
 import { isRecord, preview } from "../errors/document-issue.js";
 import { DocumentError, type Issue } from "../errors/user-error.js";
 import { zodIssues } from "../errors/zod-issues.js";
+import { findDuplicateKeys } from "../util/duplicate-keys.js";
+import { findTooDeep, lineColumn } from "../util/json-depth.js";
 import { makeIssue, writtenScenario } from "./document-issue.js";
-import { findDuplicateKeys } from "./duplicate-keys.js";
 import { findInlineCredentials } from "./inline-credentials.js";
-import { findTooDeep, lineColumn } from "./json-depth.js";
 import { checkOrigins, startUrlOf } from "./origin-rules.js";
 import { checkReferences } from "./reference-rules.js";
 import { checkSteps } from "./scenario-rules.js";
