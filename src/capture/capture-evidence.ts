@@ -94,10 +94,7 @@ export function assembleEvidence(
       steps: run.steps,
       records,
       warnings: recordWarnings(records),
-      limitations: captureLimitations(
-        scenario.steps.map((s) => s.action),
-        run.sawWebSocket,
-      ),
+      limitations: captureLimitations(records, run.sawWebSocket),
     },
     runRedactor(run),
   );

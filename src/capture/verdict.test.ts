@@ -15,11 +15,27 @@ describe("captureVerdict", () => {
     expect(captureVerdict([], [])).toBe("incomplete");
   });
 
-  it("notes writes without a user gesture when the scenario has request steps", () => {
-    expect(captureLimitations(["navigate", "request"], false)).toEqual([
+  it("notes writes without a user gesture only when a request step sent a write", () => {
+    const sent = (method: string, initiator: "page" | "request-step", refused = false) => ({
+      initiator,
+      request: { method },
+      failure: refused ? { kind: "refused" as const, message: "x" } : null,
+    });
+    expect(captureLimitations([sent("GET", "request-step"), sent("POST", "request-step")], false)).toEqual([
       "writes were sent without a user gesture",
     ]);
-    expect(captureLimitations(["navigate"], false)).toEqual([]);
+    // Request steps that only read, a page's own write, and a write refused before it left: no write was sent.
+    expect(
+      captureLimitations(
+        [
+          sent("GET", "request-step"),
+          sent("HEAD", "request-step"),
+          sent("POST", "page"),
+          sent("DELETE", "request-step", true),
+        ],
+        false,
+      ),
+    ).toEqual([]);
   });
 });
 

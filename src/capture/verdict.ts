@@ -3,7 +3,7 @@
  * `passed` only when every step passed and nothing stopped the run short;
  * `incomplete` when something could not be established; `failed` otherwise.
  */
-import type { StepResult } from "../evidence/evidence-schema.js";
+import type { EvidenceRecord, StepResult } from "../evidence/evidence-schema.js";
 
 /** The verdict over step results and the reasons (if any) the run could not be completed. */
 export function captureVerdict(
@@ -15,10 +15,26 @@ export function captureVerdict(
   return steps.length === 0 ? "incomplete" : "failed";
 }
 
-/** The limitations a capture of these actions carries, in a fixed order. */
-export function captureLimitations(actions: readonly string[], sawWebSocket: boolean): string[] {
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A write a request step sent (not one refused before it left the browser). */
+function isSentWrite(
+  r: Pick<EvidenceRecord, "initiator" | "failure"> & { request: { method: string } },
+): boolean {
+  return (
+    r.initiator === "request-step" &&
+    !READS.has(r.request.method.toUpperCase()) &&
+    r.failure?.kind !== "refused"
+  );
+}
+
+/** The limitations a capture with these records carries, in a fixed order. */
+export function captureLimitations(
+  records: readonly (Pick<EvidenceRecord, "initiator" | "failure"> & { request: { method: string } })[],
+  sawWebSocket: boolean,
+): string[] {
   const out: string[] = [];
-  if (actions.includes("request")) out.push("writes were sent without a user gesture");
+  if (records.some(isSentWrite)) out.push("writes were sent without a user gesture");
   if (sawWebSocket) out.push("WebSocket frames are not recorded; only the WebSocket handshake URL was seen");
   return out;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -100,5 +101,34 @@ describe("assertFileDestination", () => {
     );
     await expect(assertFileDestination(join(dir, "a.json"), { force: true })).resolves.toBeUndefined();
     await expect(assertFileDestination(join(dir, "b.json"), { force: false })).resolves.toBeUndefined();
+  });
+});
+
+describe("stale temporaries of killed runs", () => {
+  /** The pid of a process that has exited. */
+  const deadPid = (): number => {
+    const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+      encoding: "utf8",
+    });
+    return Number(r.stdout);
+  };
+
+  it("removes those of dead processes before writing, and keeps those of live ones", async () => {
+    const dir = fresh();
+    const dead = deadPid();
+    mkdirSync(join(dir, `.bundle.tmp-${dead}-1`));
+    writeFileSync(join(dir, `.bundle.tmp-${dead}-1`, "model.json"), "{}");
+    writeFileSync(join(dir, `.evidence.json.tmp-${dead}-7`), "half");
+    // A live process's temporary (the test runner's parent) may be a write in progress: it stays.
+    const live = `.other.tmp-${process.ppid}-2`;
+    writeFileSync(join(dir, live), "in progress");
+    writeFileSync(join(dir, ".notes.tmp-keep"), "not ours");
+    await writeDirAtomic(join(dir, "bundle"), async (tmp) => writeFileSync(join(tmp, "a"), "a"), {
+      force: false,
+    });
+    expect(readdirSync(dir).sort()).toEqual([live, ".notes.tmp-keep", "bundle"].sort());
+    writeFileSync(join(dir, `.evidence.json.tmp-${dead}-8`), "half");
+    await writeFileAtomic(join(dir, "evidence.json"), "{}\n");
+    expect(readdirSync(dir).sort()).toEqual([live, ".notes.tmp-keep", "bundle", "evidence.json"].sort());
   });
 });

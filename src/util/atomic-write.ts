@@ -1,10 +1,11 @@
 /**
  * Atomic writes: every file and directory apptwin produces is built beside
  * its destination and renamed into place, so a crash never leaves half a
- * file or half a bundle behind.
+ * file or half a bundle behind; what a killed run left beside a destination
+ * is removed before the next write there.
  */
 import { existsSync } from "node:fs";
-import { lstat, mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { FileError } from "../errors/user-error.js";
 
@@ -15,8 +16,37 @@ function tempSibling(dest: string): string {
   return join(dirname(dest), `.${basename(dest)}.tmp-${process.pid}-${counter}`);
 }
 
+/** A temporary sibling's name: `.<name>.tmp-<pid>-<n>`, the pid of the process that made it. */
+const TEMP_NAME = /^\..+\.tmp-(\d+)-\d+$/;
+
+/** True while a process with this pid runs (EPERM: it runs, as another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temporary siblings that processes killed mid-write (kill -9, a
+ * crash) left in `dest`'s folder: hidden, possibly a whole half-written bundle,
+ * never removed by anyone else. Those of live processes may be writes in progress and stay.
+ */
+export async function removeStaleTemporaries(dest: string): Promise<void> {
+  const folder = dirname(dest);
+  const names = await readdir(folder).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = Number(TEMP_NAME.exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    await rm(join(folder, name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
 /** Writes `data` to a temporary sibling, fsyncs it and renames it over `path`; the sibling is removed on failure. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  await removeStaleTemporaries(path);
   const tmp = tempSibling(path);
   try {
     const handle = await open(tmp, "wx", 0o644);
@@ -84,6 +114,7 @@ export async function writeDirAtomic(
   opts: { force: boolean },
 ): Promise<void> {
   await assertDestinationFree(dest, opts);
+  await removeStaleTemporaries(dest);
   const tmp = tempSibling(dest);
   await mkdir(tmp, { recursive: false });
   try {

@@ -6,6 +6,23 @@
 import type { IncomingMessage } from "node:http";
 import type { TwinRequestBody } from "../runtime/twin-types.js";
 
+/**
+ * The client closed the connection before its body ended. Not a bug and not
+ * the twin's to answer (nobody is listening): the server notes it in one
+ * short debug line.
+ */
+export class ClientGoneError extends Error {
+  constructor(
+    readonly received: number,
+    readonly declared: number | null,
+  ) {
+    super(
+      `the client closed the connection mid-body (${received}${declared === null ? "" : ` of ${declared}`} bytes)`,
+    );
+    this.name = "ClientGoneError";
+  }
+}
+
 /** The default bound on a request body: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -27,7 +44,12 @@ export function readBoundedBody(
     const stop = () => {
       req.off("data", onData);
       req.off("end", onEnd);
-      req.off("error", reject);
+      req.off("error", onError);
+    };
+    const onError = () => {
+      stop();
+      const length = req.headers["content-length"];
+      reject(new ClientGoneError(size, length === undefined ? null : declared));
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -42,7 +64,8 @@ export function readBoundedBody(
     };
     req.on("data", onData);
     req.on("end", onEnd);
-    req.on("error", reject);
+    // Node reports a client gone mid-body as an "aborted" error on the request (ECONNRESET).
+    req.on("error", onError);
   });
 }
 

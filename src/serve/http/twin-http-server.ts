@@ -23,7 +23,13 @@ import { originSwap, swapBody, swapBytes, swapHeaders } from "./app-origin.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
 import { loopbackRefusal } from "./loopback-guard.js";
-import { MAX_BODY_BYTES, parseTwinBody, readBoundedBody, tooLargeBody } from "./read-body.js";
+import {
+  ClientGoneError,
+  MAX_BODY_BYTES,
+  parseTwinBody,
+  readBoundedBody,
+  tooLargeBody,
+} from "./read-body.js";
 
 const log = debug("apptwin:serve");
 
@@ -207,11 +213,15 @@ async function route(r: Routes, req: IncomingMessage, res: ServerResponse): Prom
 }
 
 /**
- * A request that threw: a shared store out of reach is answered 503 with the reason, an episode that went away
- * meanwhile (evicted, expired) as its absence; anything else is a bug,
- * logged with its stack and answered 500. Either is cut off when the answer had begun.
+ * A request that threw: a client gone mid-body is one short debug line; a shared store out of reach is answered
+ * 503 with the reason, an episode that went away meanwhile (evicted, expired) as its absence; anything else is a
+ * bug, logged with its stack and answered 500. Either is cut off when the answer had begun.
  */
 function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  if (err instanceof ClientGoneError) {
+    log("%s %s: %s", req.method, req.url, err.message);
+    return void res.destroy();
+  }
   if (err instanceof StoreUnavailableError) {
     log("request %s %s: %s", req.method, req.url, err.message);
     if (!res.headersSent) sendJson(req, res, 503, err.body());
