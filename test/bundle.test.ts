@@ -117,6 +117,7 @@ describe("apptwin build", () => {
       expect(json.pack).toBe(`${out}.tgz`);
       expect(json.files).toEqual([...(await filesOf(out)).keys()]);
       expect(Object.keys(json.coverage).sort()).toEqual([
+        "evidence",
         "replayed",
         "served",
         "status",

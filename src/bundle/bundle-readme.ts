@@ -13,6 +13,13 @@ function cell(text: string): string {
   return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 }
 
+/** The evidence verdict under the coverage line, when it is not `passed`: the twin was learned from less than the scenario meant. */
+function verdictLines(coverage: Coverage): string[] {
+  const v = coverage.evidence;
+  if (!v || v.verdict === "passed") return [];
+  return ["", `Evidence verdict: **${v.verdict}** — ${cell(v.reasons.join("; "))}.`];
+}
+
 /** Renders README.md for a bundle named `name` from its tools and coverage. */
 export function renderReadme(input: {
   name: string;
@@ -27,6 +34,7 @@ export function renderReadme(input: {
     "",
     `A deterministic, stateful twin of the HTTP API of \`${coverage.app_origin}\`, learned from a recording.`,
     `Coverage: **${coverage.status}** — ${coverage.reads.length} reads served, ${coverage.writes.served.length} writes served, ${coverage.writes.withheld.length} withheld.`,
+    ...verdictLines(coverage),
     "",
     "## What it serves",
     "",

@@ -6,6 +6,7 @@
  */
 import { lstat, readdir } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { type EvidenceVerdict, verdictSentence } from "../coverage/evidence-verdict.js";
 import { FileError } from "../errors/user-error.js";
 import { readEvidence } from "../evidence/evidence-io.js";
 import { assertDestinationFree, assertOutFolder } from "../util/atomic-write.js";
@@ -24,6 +25,8 @@ export interface ExportResult {
     replayed: number;
     withheld: number;
     withheld_tools: { tool: string; request: string; reason: string; hint: string }[];
+    /** The verdict of the evidence the bundle was learned from, and why it is not `passed`. */
+    evidence: EvidenceVerdict;
   };
   /** What the bundle cannot do that its user must know: a page asset cut when recorded, so the twin's UI will not load. */
   warnings: string[];
@@ -73,6 +76,7 @@ export async function exportBundle(opts: {
         reason: w.reason,
         hint: w.hint,
       })),
+      evidence: built.coverage.evidence ?? { verdict: "passed", reasons: [] },
     },
     warnings: built.coverage.warnings.filter((w) => w.code === "asset_truncated").map((w) => w.message),
     ...(pack === undefined ? {} : { pack }),
@@ -86,6 +90,8 @@ export function formatExport(r: ExportResult): string[] {
   const lines = [
     `Coverage: ${c.status} — ${c.served} served from state, ${c.replayed} replayed, ${c.withheld} withheld`,
   ];
+  const verdict = verdictSentence(c.evidence);
+  if (verdict !== null) lines.push(`Evidence: ${verdict}`);
   for (const w of c.withheld_tools)
     lines.push(`  withheld ${w.tool} (${w.request}): ${w.reason} — ${w.hint}`);
   for (const w of r.warnings) lines.push(`Warning: ${w}`);

@@ -13,5 +13,5 @@ import type { Model, SeedState } from "../model/model-schema.js";
 /** Learns from one (merged) evidence, then reports the coverage of what was learned. Pure. */
 export function learnModel(evidence: Evidence): { model: Model; seed: SeedState; coverage: Coverage } {
   const learned = learn(evidence);
-  return { model: learned.model, seed: learned.seed, coverage: buildCoverage(learned) };
+  return { model: learned.model, seed: learned.seed, coverage: buildCoverage(learned, evidence) };
 }

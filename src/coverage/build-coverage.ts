@@ -4,11 +4,13 @@
  * reason and hint, warnings with pointers into the evidence, and the single
  * next thing to do.
  */
+import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Learned } from "../learn/learn.js";
 import { unlearnedQueryParams } from "../model/collection-query.js";
 import type { Endpoint, Model, SeedState, WithheldReason } from "../model/model-schema.js";
 import { unescapePointerToken } from "../util/json-pointer.js";
 import { COVERAGE_SCHEMA_VERSION, type Coverage, type CoverageWarning } from "./coverage-schema.js";
+import { evidenceVerdict, verdictNext } from "./evidence-verdict.js";
 
 /** The fix order of withheld reasons: the gap a re-recording closes most surely comes first. */
 const NEXT_ORDER: WithheldReason[] = [
@@ -70,8 +72,11 @@ function unlearnedQuery(
     }));
 }
 
-/** The coverage report of a learned model. */
-export function buildCoverage(learned: Learned): Coverage {
+/** The coverage report of a learned model, with the verdict of the evidence it was learned from. */
+export function buildCoverage(
+  learned: Learned,
+  evidence: Pick<Evidence, "verdict" | "steps" | "limitations">,
+): Coverage {
   const { model, seed } = learned;
   const reads = model.endpoints
     .filter((e) => e.serving !== "withheld" && (e.method === "GET" || e.method === "HEAD"))
@@ -141,14 +146,17 @@ export function buildCoverage(learned: Learned): Coverage {
   const first = withheld
     .filter((w) => w.closable)
     .sort((a, b) => NEXT_ORDER.indexOf(a.reason) - NEXT_ORDER.indexOf(b.reason))[0];
+  const verdict = evidenceVerdict(evidence);
+  // A capture that stopped at a failed step is re-recorded first: what came after it was never seen.
   const next =
-    status === "empty"
+    verdictNext(verdict, evidence.steps) ??
+    (status === "empty"
       ? EMPTY_HINT
       : first
         ? first.hint
         : withheld.length > 0
           ? unclosableHint(withheld.map((w) => w.tool_name))
-          : null;
+          : null);
   return {
     schema_version: COVERAGE_SCHEMA_VERSION,
     status,
@@ -164,6 +172,7 @@ export function buildCoverage(learned: Learned): Coverage {
     sign_in: signIn,
     validations,
     warnings,
+    evidence: verdict,
     next,
   };
 }

@@ -98,6 +98,13 @@ export const CoverageSchema = z.strictObject({
   /** Validation failures answered as recorded, per endpoint and field (always written; optional so older reports still read). */
   validations: z.array(CoverageValidationSchema).optional(),
   warnings: z.array(CoverageWarningSchema),
+  /**
+   * The evidence's verdict and, unless `passed`, why: a twin learned from a failed or incomplete capture knows less
+   * than the scenario meant to show. Always written; optional so older reports still read.
+   */
+  evidence: z
+    .strictObject({ verdict: z.enum(["passed", "failed", "incomplete"]), reasons: z.array(z.string()) })
+    .optional(),
   /** The single next thing to do, or null when coverage is complete. */
   next: z.string().nullable(),
 });

@@ -4,6 +4,7 @@
  * in the evidence, and the next thing to do. `--json` prints the report itself.
  */
 import type { Coverage } from "./coverage-schema.js";
+import { verdictSentence } from "./evidence-verdict.js";
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
@@ -22,6 +23,14 @@ export function renderCoverage(c: Coverage): string {
   lines.push(
     `Coverage: ${c.status} — ${c.reads.length} reads, ${c.writes.served.length} writes served, ${withheld} withheld (${c.counts.api_records} API records of ${c.counts.records})`,
   );
+  const verdict = c.evidence ? verdictSentence(c.evidence) : null;
+  if (verdict !== null) {
+    const knows =
+      c.evidence?.verdict === "failed"
+        ? "The twin knows only what was recorded before the failure."
+        : "The twin knows only what the recording shows.";
+    lines.push(`Evidence: ${verdict} ${knows}`);
+  }
   const rows = [["TOOL", "METHOD", "PATH", "SERVING", "REASON"]];
   for (const r of c.reads) rows.push([r.tool_name, r.method, r.template, r.serving, ""]);
   for (const w of c.writes.served) rows.push([w.tool_name, w.method, w.template, "state", ""]);
