@@ -22,6 +22,7 @@ import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint
 import { endpointModel } from "./endpoint-model.js";
 import { operationExamples } from "./operation-examples.js";
 import { buildReplays, collectionModel } from "./read-model.js";
+import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
@@ -217,6 +218,8 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     auth: learnAuth(groups),
     examples: operationExamples(groups),
     unrecorded_bodies: unrecorded.unrecorded,
+    body_refusals: learnBodyRefusals(groups),
+    credential_refusals: learnCredentialRefusals(groups, (g) => signIns.has(g)),
   };
   return {
     model,

@@ -50,8 +50,9 @@ type Base = { method: string; template: string; readBack: string };
 
 /** Why no observation of the endpoint can teach a rule: a body apptwin cannot read, or no success at all. */
 function unusable(group: EndpointGroup, base: Base): Withheld | null {
+  // A body the app refused (4xx) teaches no rule, so one apptwin cannot read does not withhold the write either.
   const bad = group.observations.find(
-    (o) => o.request.kind === "unsupported" || o.request.kind === "truncated",
+    (o) => (o.request.kind === "unsupported" || o.request.kind === "truncated") && o.status < 400,
   );
   if (bad)
     return withheld("unsupported_body", {

@@ -86,6 +86,9 @@ export function registerEnvironmentTools(server: McpServer, ctx: McpContext): vo
           withheld_tools: z.array(
             z.object({ tool: z.string(), request: z.string(), reason: z.string(), hint: z.string() }),
           ),
+          evidence: z
+            .object({ verdict: z.enum(["passed", "failed", "incomplete"]), reasons: z.array(z.string()) })
+            .describe("the verdict of the evidence the bundle was learned from, and why it is not passed"),
         }),
         pack: z.string().optional(),
         dry_run: z.boolean(),

@@ -413,6 +413,35 @@ export const UnrecordedBodySchema = z.strictObject({
   pointers: z.array(z.string()),
 });
 
+/**
+ * The app's recorded answer to a write body it refused before reading it as the write (400, 415, 422):
+ * `unreadable`, a body that is not JSON at all (truncated, a word, empty, not UTF-8, nested past any bound);
+ * `wrong_type`, valid JSON of another type than the endpoint's accepted requests sent (`null`, `[1,2]` where
+ * they sent objects). `tool_name` null: every JSON write of the app, when every such refusal recorded agrees.
+ */
+export const BodyRefusalSchema = z.strictObject({
+  tool_name: z.string().nullable(),
+  kind: z.enum(["unreadable", "wrong_type"]),
+  status: z.number().int(),
+  content_type: z.string().nullable(),
+  body: z.unknown(),
+  explain: z.string(),
+});
+
+/**
+ * The app's recorded answer (401, 403, 419) to a write that lacked credentials every accepted write of the tool
+ * carried. `missing` names them (`header:authorization`, `cookie:session`): a request lacking all of them gets the
+ * answer. Never a value. Not applied to MCP calls, which act as the recording's signed-in user.
+ */
+export const CredentialRefusalSchema = z.strictObject({
+  tool_name: z.string(),
+  missing: z.array(z.string()),
+  status: z.number().int(),
+  content_type: z.string().nullable(),
+  body: z.unknown(),
+  explain: z.string(),
+});
+
 export const ModelSchema = z.strictObject({
   schema_version: z.literal(MODEL_SCHEMA_VERSION),
   app_origin: z.string(),
@@ -432,6 +461,10 @@ export const ModelSchema = z.strictObject({
   examples: z.record(z.string(), ExamplesSchema).optional(),
   /** Answers recorded without their body, sorted. Always written; optional so older models read. */
   unrecorded_bodies: z.array(UnrecordedBodySchema).optional(),
+  /** Recorded answers to bodies the app could not take, sorted. Always written; optional so older models read. */
+  body_refusals: z.array(BodyRefusalSchema).optional(),
+  /** Recorded answers to writes without their credentials, sorted. Always written; optional so older models read. */
+  credential_refusals: z.array(CredentialRefusalSchema).optional(),
 });
 
 /** The seed state: each collection's entities in list order. */
@@ -454,6 +487,8 @@ export type FieldRule = z.infer<typeof FieldRuleSchema>;
 export type WriteResponse = z.infer<typeof WriteResponseSchema>;
 export type WriteRule = z.infer<typeof WriteRuleSchema>;
 export type ValidationRule = z.infer<typeof ValidationRuleSchema>;
+export type BodyRefusal = z.infer<typeof BodyRefusalSchema>;
+export type CredentialRefusal = z.infer<typeof CredentialRefusalSchema>;
 export type Replay = z.infer<typeof ReplaySchema>;
 export type ReplayResponse = z.infer<typeof ReplayResponseSchema>;
 export type MatchValue = z.infer<typeof MatchValueSchema>;

@@ -4,6 +4,7 @@
  * parsed by content type into the runtime's JSON, form or text body.
  */
 import type { IncomingMessage } from "node:http";
+import { findTooDeep } from "../../util/json-depth.js";
 import type { TwinRequestBody } from "../runtime/twin-types.js";
 
 /**
@@ -78,19 +79,43 @@ export function tooLargeBody(limit: number) {
   };
 }
 
-/** Parses a body by its content type: JSON (invalid JSON is kept as text), url-encoded form, or text. */
+/** Nesting past this is refused before anything walks the body (a 100 000-deep array overflows JSON.stringify). */
+export const MAX_BODY_DEPTH = 64;
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Parses a body by its content type: JSON, url-encoded form, or text. A body sent as JSON (or with no type, or
+ * text/plain) that is not valid UTF-8, nests past {@link MAX_BODY_DEPTH} or does not parse is kept as text with
+ * `invalid` saying why, so the runtime can refuse it as the app would.
+ */
 export function parseTwinBody(contentType: string | undefined, bytes: Buffer): TwinRequestBody {
   if (bytes.length === 0) return null;
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  const text = bytes.toString("utf8");
+  let text: string;
+  let invalid: string | undefined;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    text = bytes.toString("utf8");
+    invalid = "is not valid UTF-8";
+  }
   if (type === "application/x-www-form-urlencoded") {
     return { kind: "form", fields: [...new URLSearchParams(text).entries()] };
   }
   if (type === "" || type === "application/json" || type.endsWith("+json") || type === "text/plain") {
+    if (invalid) return { kind: "text", text, invalid };
+    if (findTooDeep(text, MAX_BODY_DEPTH) !== undefined)
+      return {
+        kind: "text",
+        text,
+        invalid: `nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`,
+      };
     try {
       return { kind: "json", value: JSON.parse(text) };
     } catch {
-      return { kind: "text", text };
+      // JSON.parse's own message quotes the body; the twin never says a body back.
+      return { kind: "text", text, invalid: "is not valid JSON" };
     }
   }
   return { kind: "text", text };

@@ -4,6 +4,9 @@
  * JSON or form), checking the arguments against the parts of the input
  * schema the binding relies on, and reporting every problem at once.
  */
+import { formatPath } from "../../errors/document-issue.js";
+import type { JsonSchema } from "../../model/model-schema.js";
+import { checkSchema } from "../runtime/schema-check.js";
 import type { TwinRequest } from "../runtime/twin-types.js";
 import type { TwinTool } from "../twin-bundle.js";
 
@@ -16,7 +19,20 @@ function scalar(v: unknown): string | undefined {
   return undefined;
 }
 
-/** Builds the twin request for a call of `tool` with `args`. */
+/**
+ * The problems of one argument against its schema in the tool's `inputSchema`, as messages naming the field
+ * (`argument "body.name" is required`). URL parameters are read as text: `"3"` is an integer.
+ */
+function schemaProblems(tool: TwinTool, name: string, value: unknown): string[] {
+  const properties = tool.input_schema.properties as Record<string, JsonSchema> | undefined;
+  const schema = properties?.[name];
+  if (schema === undefined || schema === null || typeof schema !== "object") return [];
+  return checkSchema(schema, value, [name], { textual: name !== "body" }).map(
+    (p) => `${tool.name}: argument "${formatPath(p.path)}" ${p.message}`,
+  );
+}
+
+/** Builds the twin request for a call of `tool` with `args`, checked against the schema the tool publishes. */
 export function toolRequest(tool: TwinTool, args: Record<string, unknown>): ToolRequestResult {
   const problems: string[] = [];
   const b = tool.binding;
@@ -34,6 +50,12 @@ export function toolRequest(tool: TwinTool, args: Record<string, unknown>): Tool
   }
   let path = b.template;
   for (const name of b.path_params) {
+    // An empty segment is named as such below, whatever the schema says.
+    const wrong = args[name] === undefined || args[name] === "" ? [] : schemaProblems(tool, name, args[name]);
+    if (wrong.length > 0) {
+      problems.push(...wrong);
+      continue;
+    }
     const v = scalar(args[name]);
     if (v === undefined) {
       if (args[name] !== undefined)
@@ -50,6 +72,11 @@ export function toolRequest(tool: TwinTool, args: Record<string, unknown>): Tool
   const query: [string, string][] = [];
   for (const name of b.query_params) {
     if (args[name] === undefined || args[name] === null) continue;
+    const wrong = schemaProblems(tool, name, args[name]);
+    if (wrong.length > 0) {
+      problems.push(...wrong);
+      continue;
+    }
     const v = scalar(args[name]);
     if (v === undefined)
       problems.push(`${tool.name}: argument "${name}" must be a string, number or boolean`);
@@ -57,8 +84,10 @@ export function toolRequest(tool: TwinTool, args: Record<string, unknown>): Tool
   }
   let body: TwinRequest["body"] = null;
   const raw = args.body;
+  const wrongBody = b.body !== null && raw !== undefined ? schemaProblems(tool, "body", raw) : [];
+  problems.push(...wrongBody);
   if (b.body === "json" && raw !== undefined) body = { kind: "json", value: raw };
-  if (b.body === "form" && raw !== undefined) {
+  if (b.body === "form" && raw !== undefined && wrongBody.length === 0) {
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
       problems.push(`${tool.name}: argument "body" must be an object of form fields`);
     } else {
@@ -72,5 +101,6 @@ export function toolRequest(tool: TwinTool, args: Record<string, unknown>): Tool
   const headers: Record<string, string> = {};
   if (body?.kind === "json") headers["content-type"] = "application/json";
   if (body?.kind === "form") headers["content-type"] = "application/x-www-form-urlencoded";
-  return { request: { method: b.method, path, query, headers, body } };
+  // An MCP session is the recording's signed-in user: its calls are never asked for credentials.
+  return { request: { method: b.method, path, query, headers, body, signed_in: true } };
 }

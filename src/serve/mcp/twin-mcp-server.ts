@@ -32,7 +32,8 @@ function errorResult(text: string): CallToolResult {
 export function toolResult(answer: DoubleAnswer): CallToolResult {
   const structured = { status: answer.status, body: resultBody(answer) };
   const text = JSON.stringify(structured);
-  const failed = answer.served_by === "miss" || answer.served_by === "withheld";
+  const failed =
+    answer.served_by === "miss" || answer.served_by === "withheld" || answer.served_by === "refused";
   return {
     content: [{ type: "text", text }],
     structuredContent: structured,

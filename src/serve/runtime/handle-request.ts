@@ -1,8 +1,8 @@
 /**
  * The twin's one entry point: route a request to an endpoint and answer it
  * from the episode's state (reads and served writes), from the recording
- * (replays), with a recorded validation failure, or with an explanation
- * (withheld: 501, no route: 404).
+ * (replays), with a recorded refusal or validation failure, or with an
+ * explanation (a body it refuses: 400, withheld: 501, no route: 404).
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
 import { understoodQueryParams } from "../../model/collection-query.js";
@@ -10,6 +10,7 @@ import type { Collection, Model } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
 import { countRead, itemRead, listRead, queryRead } from "./collection-read.js";
 import { explainMiss, explainUnlearnedQuery, explainWithheld } from "./explain-miss.js";
+import { refuseBody, refuseRequest } from "./refuse-request.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
@@ -81,9 +82,11 @@ export function handleRequest(model: Model, episode: Episode, req: TwinRequest):
     return hit ? answerReplay(episode, hit.key, hit.replay, req) : explainMiss(model, req);
   }
   const ep = m.route.endpoint;
-  // A confirmed validation failure is answered before the write, served or withheld.
-  const invalid = validateRequest(model, ep.tool_name, req);
-  if (invalid) return invalid;
+  // The app's refusals come before the write, served or withheld: credentials first, then a body it cannot read,
+  // a confirmed validation failure, and a body that breaks the learned request schema.
+  const refused =
+    refuseRequest(model, ep, req) ?? validateRequest(model, ep.tool_name, req) ?? refuseBody(model, ep, req);
+  if (refused) return refused;
   if (ep.serving === "withheld") return explainWithheld(ep);
   if (ep.serving === "state") {
     const served = serveFromState(model, episode, req, m);

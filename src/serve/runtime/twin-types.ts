@@ -11,7 +11,8 @@ import type { EpisodeState } from "./episode-state.js";
 export type TwinRequestBody =
   | { kind: "json"; value: unknown }
   | { kind: "form"; fields: [string, string][] }
-  | { kind: "text"; text: string }
+  /** `invalid`: why a body sent as JSON is not JSON (`is not valid UTF-8`, …); absent for other text. */
+  | { kind: "text"; text: string; invalid?: string }
   | null;
 
 /** One request to the twin: method, path (decoded segments kept as sent), query pairs in order. */
@@ -21,6 +22,11 @@ export interface TwinRequest {
   query: [string, string][];
   headers: Record<string, string>;
   body: TwinRequestBody;
+  /**
+   * True for an MCP tool call: the session acts as the recording's signed-in user, so it carries no credentials
+   * and none are asked for. Absent for HTTP requests, which must carry what the app's accepted requests did.
+   */
+  signed_in?: true;
 }
 
 /** An answer body: JSON, text with its content type, or base64 bytes with their content type. */
@@ -32,13 +38,15 @@ export type TwinResponseBody =
 
 /**
  * The twin's answer, with how it was produced and the rule (tool name) that produced it. `validation`: the
- * app's recorded answer to an invalid body (model `validations`), given before any write.
+ * app's recorded answer to an invalid request (model `validations`, `body_refusals`, `credential_refusals`), given
+ * before any write. `refused`: the twin's own explained 400 for a body the recording never shows the app
+ * answering (one it cannot read, or one that breaks the learned request schema).
  */
 export interface TwinResponse {
   status: number;
   headers: Record<string, string>;
   body: TwinResponseBody;
-  served_by: "state" | "replay" | "withheld" | "miss" | "validation";
+  served_by: "state" | "replay" | "withheld" | "miss" | "validation" | "refused";
   rule: string | null;
 }
 
