@@ -32,7 +32,13 @@ const REFUSALS: RecordSpec[] = [
     reqRaw: { text: '{"title": "Mil', mime: "application/json" },
     res: BAD_JSON,
   },
-  { method: "POST", path: "/api/items", status: 401, req: { title: "No token" }, res: { error: "unauthenticated" } },
+  {
+    method: "POST",
+    path: "/api/items",
+    status: 401,
+    req: { title: "No token" },
+    res: { error: "unauthenticated" },
+  },
   {
     method: "POST",
     path: "/api/items",
@@ -68,7 +74,10 @@ async function send(
 ) {
   const key = `${twin.base} ${episode}`;
   if (episode !== "default" && !created.has(key)) {
-    const made = await fetch(`${twin.base}/__apptwin/episodes`, { method: "POST", body: JSON.stringify({ id: episode }) });
+    const made = await fetch(`${twin.base}/__apptwin/episodes`, {
+      method: "POST",
+      body: JSON.stringify({ id: episode }),
+    });
     expect(made.status).toBe(201);
     created.add(key);
   }
@@ -100,7 +109,11 @@ async function send(
 }
 
 const DEEP = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
-const INVALID_UTF8 = Buffer.concat([Buffer.from('{"title": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+const INVALID_UTF8 = Buffer.concat([
+  Buffer.from('{"title": "'),
+  Buffer.from([0xff, 0xfe]),
+  Buffer.from('"}'),
+]);
 
 describe("a twin whose recording shows the app's refusals", () => {
   let twin: Twin;
@@ -128,7 +141,13 @@ describe("a twin whose recording shows the app's refusals", () => {
       ["PUT", "/api/items/7", "[1,"],
     ] as const) {
       const res = await send(twin, method, path, body, undefined, "bodies");
-      expect([method, path, res.status, res.servedBy, res.json]).toEqual([method, path, 422, "validation", BAD_JSON]);
+      expect([method, path, res.status, res.servedBy, res.json]).toEqual([
+        method,
+        path,
+        422,
+        "validation",
+        BAD_JSON,
+      ]);
     }
     const list = await send(twin, "GET", "/api/items", null, undefined, "bodies");
     expect((list.json as { total: number }).total).toBe(6);
@@ -147,7 +166,14 @@ describe("a twin whose recording shows the app's refusals", () => {
   });
 
   it("applies the learned request schema: a missing or mistyped field is named", async () => {
-    const res = await send(twin, "POST", "/api/items", JSON.stringify({ name: "x", done: "yes" }), undefined, "schema");
+    const res = await send(
+      twin,
+      "POST",
+      "/api/items",
+      JSON.stringify({ name: "x", done: "yes" }),
+      undefined,
+      "schema",
+    );
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({
       error: "invalid_body",
@@ -160,7 +186,11 @@ describe("a twin whose recording shows the app's refusals", () => {
 
   it("answers a write without the credentials every accepted write carried as the app did", async () => {
     const none = await send(twin, "POST", "/api/items", JSON.stringify({ title: "x" }), {}, "creds");
-    expect([none.status, none.servedBy, none.json]).toEqual([401, "validation", { error: "unauthenticated" }]);
+    expect([none.status, none.servedBy, none.json]).toEqual([
+      401,
+      "validation",
+      { error: "unauthenticated" },
+    ]);
     const noCsrf = await send(
       twin,
       "POST",
@@ -171,7 +201,14 @@ describe("a twin whose recording shows the app's refusals", () => {
     );
     expect([noCsrf.status, noCsrf.json]).toEqual([403, { error: "csrf" }]);
     // A request lacking only the CSRF header is the refusal the recording shows; lacking only the token is not.
-    const noToken = await send(twin, "POST", "/api/items", JSON.stringify({ title: "x" }), { "x-csrf-token": "y" }, "creds");
+    const noToken = await send(
+      twin,
+      "POST",
+      "/api/items",
+      JSON.stringify({ title: "x" }),
+      { "x-csrf-token": "y" },
+      "creds",
+    );
     expect(noToken.status).toBe(201);
   });
 
@@ -179,9 +216,13 @@ describe("a twin whose recording shows the app's refusals", () => {
     const tool = toolsFromModel(twin.model).find((t) => t.name === "post_items")!;
     const built = toolRequest(tool, { body: { title: "From MCP" } });
     if (!("request" in built)) throw new Error(built.problems.join("\n"));
-    const episode = createEpisode(twin.model, learnModel(buildEvidence([...itemsSpecs(), ...REFUSALS])).seed, {
-      episodeId: "mcp",
-    });
+    const episode = createEpisode(
+      twin.model,
+      learnModel(buildEvidence([...itemsSpecs(), ...REFUSALS])).seed,
+      {
+        episodeId: "mcp",
+      },
+    );
     expect(handleRequest(twin.model, episode, built.request).status).toBe(201);
   });
 });
@@ -204,8 +245,15 @@ describe("a twin whose recording shows no refusal", () => {
       ["PATCH", "/api/items/6", "{{{", /^is not valid JSON/],
     ] as const) {
       const res = await send(twin, method, path, body, undefined, "plain");
-      expect([method, res.status, res.servedBy, res.json.error]).toEqual([method, 400, "refused", "malformed_body"]);
-      expect(String(res.json.message)).toMatch(new RegExp(`^${method} ${path.replace(/\//g, "\\/")}: the body `));
+      expect([method, res.status, res.servedBy, res.json.error]).toEqual([
+        method,
+        400,
+        "refused",
+        "malformed_body",
+      ]);
+      expect(String(res.json.message)).toMatch(
+        new RegExp(`^${method} ${path.replace(/\//g, "\\/")}: the body `),
+      );
       expect(String(res.json.message).split(": the body ")[1]).toMatch(why);
       expect(res.json.hint).toBe(
         "The app's recorded requests here sent JSON; record the app's answer to such a body (a request step sending it, with its expected_status) and the twin will answer as the app does.",

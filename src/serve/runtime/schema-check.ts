@@ -94,7 +94,9 @@ function check(
   if (isType(value, "object", false)) checkObject(schema, value as Record<string, unknown>, path, opts, out);
   const items = schema["items"];
   if (Array.isArray(value) && isSchema(items))
-    value.forEach((item, i) => check(items, item, [...path, i], opts, out));
+    value.forEach((item, i) => {
+      check(items, item, [...path, i], opts, out);
+    });
 }
 
 function checkObject(
