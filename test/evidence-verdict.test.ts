@@ -2,14 +2,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildEvidence } from "../../test/fixtures/evidence/build-evidence.js";
-import { renderReadme } from "../bundle/bundle-readme.js";
-import { exportBundle, formatExport } from "../bundle/export-bundle-io.js";
-import { learnModel } from "../bundle/learn-model.js";
-import { toolsFromModel } from "../bundle/tool-definitions.js";
-import { writeEvidence } from "../evidence/evidence-io.js";
-import type { Evidence } from "../evidence/evidence-schema.js";
-import { renderCoverage } from "./render-coverage.js";
+import { renderReadme } from "../src/bundle/bundle-readme.js";
+import { exportBundle, formatExport } from "../src/bundle/export-bundle-io.js";
+import { learnModel } from "../src/bundle/learn-model.js";
+import { toolsFromModel } from "../src/bundle/tool-definitions.js";
+import { renderCoverage } from "../src/coverage/render-coverage.js";
+import { writeEvidence } from "../src/evidence/evidence-io.js";
+import type { Evidence } from "../src/evidence/evidence-schema.js";
+import { generateTasks } from "../src/tasks/generate-tasks.js";
+import { buildEvidence } from "./fixtures/evidence/build-evidence.js";
 
 const step = (step_id: string, status: "passed" | "failed" | "cancelled", error: string | null = null) => ({
   step_id,
@@ -37,7 +38,7 @@ describe("the evidence verdict in coverage, the README and the build summary", (
         step("read-back", "cancelled", 'cancelled: step "create" failed'),
       ],
     });
-    const { model, coverage } = learnModel(failed);
+    const { model, seed, coverage } = learnModel(failed);
     expect(coverage.status).toBe("complete");
     expect(coverage.evidence).toEqual({
       verdict: "failed",
@@ -51,7 +52,14 @@ describe("the evidence verdict in coverage, the README and the build summary", (
       "Coverage: complete — 1 reads, 0 writes served, 0 withheld (1 API records of 1)",
       'Evidence: failed — step "create" failed: expected status 201, got 500; 1 step after it was cancelled. The twin knows only what was recorded before the failure.',
     ]);
-    const readme = renderReadme({ name: "t", model, tools: toolsFromModel(model), coverage });
+    const tools = toolsFromModel(model);
+    const readme = renderReadme({
+      name: "t",
+      model,
+      tools,
+      coverage,
+      tasks: generateTasks(model, seed, tools),
+    });
     expect(readme).toContain(
       'Evidence verdict: **failed** — step "create" failed: expected status 201, got 500; 1 step after it was cancelled.',
     );
