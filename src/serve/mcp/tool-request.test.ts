@@ -85,6 +85,25 @@ describe("toolRequest: every call checked against the tool's published inputSche
     });
   });
 
+  it("takes a number or a boolean for a URL parameter the schema types as a string (it is sent as text)", () => {
+    const list = tools.get("get_items")!;
+    const asText = {
+      ...list,
+      input_schema: {
+        ...list.input_schema,
+        properties: { limit: { type: "string" }, done: { type: "string", enum: ["true", "false"] } },
+      },
+    };
+    const built = toolRequest(asText, { limit: 2, done: true });
+    expect("request" in built && [...built.request.query].sort()).toEqual([
+      ["done", "true"],
+      ["limit", "2"],
+    ]);
+    expect(toolRequest(asText, { limit: { n: 2 } })).toEqual({
+      problems: ['get_items: argument "limit" must be a string (got an object)'],
+    });
+  });
+
   it("passes a body that fits", () => {
     expect(toolRequest(createItem, { body: { title: "Milk", done: false, extra: 1 } })).toMatchObject({
       request: {

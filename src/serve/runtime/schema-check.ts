@@ -15,7 +15,7 @@ export interface SchemaProblem {
   message: string;
 }
 
-/** Options: `textual` lets a string that reads as the type pass (URL parameters are text on the wire). */
+/** Options: `textual` lets a string that reads as the type pass, and a number or boolean pass as a string (URL parameters are text on the wire). */
 export interface CheckOptions {
   textual?: boolean;
 }
@@ -53,7 +53,11 @@ function isType(value: unknown, type: string, textual: boolean): boolean {
         (textual && typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
       );
     case "string":
-      return typeof value === "string";
+      // a number or a boolean given for a URL parameter is sent as its text
+      return (
+        typeof value === "string" ||
+        (textual && (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))))
+      );
     case "array":
       return Array.isArray(value);
     case "object":
@@ -87,7 +91,9 @@ function check(
     return;
   }
   const choices = schema["enum"];
-  if (Array.isArray(choices) && !choices.some((c) => JSON.stringify(c) === JSON.stringify(value))) {
+  const same = (c: unknown) =>
+    JSON.stringify(c) === JSON.stringify(value) || (textual && typeof c === "string" && c === String(value));
+  if (Array.isArray(choices) && !choices.some(same)) {
     out.push({ path, message: `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}` });
     return;
   }
