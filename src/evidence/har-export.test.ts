@@ -144,4 +144,65 @@ describe("evidenceToHar", () => {
     expect(back.browser).toEqual({ product: "chromium", version: "126.0" });
     expect(EvidenceSchema.parse(back)).toEqual(back);
   });
+
+  it("writes the queryString as the URL writes it, never decoded (decoding could reveal what redaction did not see)", () => {
+    const e = captureLike();
+    const url = `${O}/api/items?q=a%20b%2Bc&flag&z=%5Bx%5D`;
+    const har = evidenceToHar({ ...e, records: [{ ...base(0), request: { ...base(0).request, url } }] }) as {
+      log: { entries: { request: { queryString: unknown } }[] };
+    };
+    expect(har.log.entries[0]?.request.queryString).toEqual([
+      { name: "q", value: "a%20b%2Bc" },
+      { name: "flag", value: "" },
+      { name: "z", value: "%5Bx%5D" },
+    ]);
+  });
+
+  it("import then export of a secret written as Python's quote() leaves it nowhere (issue 13)", () => {
+    const secret = "a b/c+d";
+    const har = {
+      log: {
+        version: "1.2",
+        creator: { name: "t", version: "1" },
+        entries: [
+          {
+            startedDateTime: "2024-05-01T10:00:00.000Z",
+            time: 1,
+            request: {
+              method: "GET",
+              url: `${O}/api/items?z=a%20b/c%2Bd`,
+              httpVersion: "HTTP/1.1",
+              cookies: [],
+              headers: [],
+              queryString: [{ name: "z", value: secret }],
+              headersSize: -1,
+              bodySize: 0,
+            },
+            response: {
+              status: 200,
+              statusText: "OK",
+              httpVersion: "HTTP/1.1",
+              cookies: [],
+              headers: [{ name: "content-type", value: "application/json" }],
+              content: { size: 2, mimeType: "application/json", text: "[]" },
+              redirectURL: "",
+              headersSize: -1,
+              bodySize: 2,
+            },
+            cache: {},
+            timings: { send: 0, wait: 1, receive: 0 },
+          },
+        ],
+      },
+    };
+    const evidence = harToEvidence(har, {
+      file: "x.har",
+      fileName: "x.har",
+      secrets: [{ id: "z", value: secret }],
+    });
+    const written = JSON.stringify(evidenceToHar(evidence));
+    expect(written).toContain("[REDACTED:secret:z]");
+    for (const form of [secret, "a%20b/c%2Bd", "a b/c%2Bd", encodeURIComponent(secret)])
+      expect(written).not.toContain(form);
+  });
 });

@@ -14,10 +14,21 @@ function bodyMeta(b: Body | null): HarApptwin["request_body"] {
     : { encoding: b.encoding, size: b.size, truncated: b.truncated, mime_type: b.mime_type };
 }
 
-/** The query of a URL as HAR name/value pairs, decoded; a URL that does not parse gives none. */
+/**
+ * The query of a URL as HAR name/value pairs, written as the URL writes them
+ * (percent-encoded, as Chrome's DevTools exports them), never decoded: the
+ * URL is what redaction saw, so decoding could only reveal what it did not.
+ */
 function queryString(url: string): { name: string; value: string }[] {
-  if (!URL.canParse(url)) return [];
-  return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  const query = /\?([^#]*)/.exec(url)?.[1];
+  if (!query) return [];
+  return query
+    .split("&")
+    .filter((pair) => pair !== "")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      return eq < 0 ? { name: pair, value: "" } : { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
+    });
 }
 
 function entryOf(r: EvidenceRecord): Record<string, unknown> {

@@ -20,6 +20,7 @@ import type { Body } from "./evidence-schema.js";
 import { isHtml, markupCredentialFields } from "./markup-fields.js";
 import { isMultipartMime, multipartCredentialFields, redactMultipartFields } from "./multipart-fields.js";
 import type { Provenance, RedactContext, RedactScope } from "./redact-context.js";
+import { redactSplitValues } from "./split-values.js";
 
 const TEXT_MIME = /^text\/|[/+](json|xml)\b|javascript|ecmascript|x-www-form-urlencoded|graphql/i;
 
@@ -91,7 +92,11 @@ function redactTextBody(
   const known = (t: string) => ctx.redactText(t, scope);
   let out = text;
   if ((isJsonMime(mime) || looksLikeJson(text)) && tryParseJson(text) !== undefined) {
-    out = redactJsonStrings(redactJsonFields(text, ctx.count, from), known);
+    const strings = known(redactJsonStrings(redactJsonFields(text, ctx.count, from), known));
+    // A value split across two strings ({"first": "a b/c", "last": "+d&e"}) is found in their joined text.
+    return tryParseJson(strings) === undefined
+      ? strings
+      : redactSplitValues(strings, (joined) => ctx.findLong(joined, scope), ctx.count);
   } else if (isFormMime(mime)) {
     out = redactFormFields(text, ctx.count, from);
   } else if (isMultipartMime(mime)) {

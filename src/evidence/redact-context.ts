@@ -1,3 +1,5 @@
+import type { Found } from "./split-values.js";
+
 /** What the header and body redactors need from the redactor that owns the known values. */
 
 /** The kind of a redaction marker. */
@@ -30,4 +32,6 @@ export interface RedactContext {
   known(scope: RedactScope): ReadonlyMap<string, string>;
   /** Replaces every known value of a scope in a text. */
   redactText(text: string, scope?: RedactScope): string;
+  /** Where the known values of 8 characters or more of a scope are in a text, in any encoding. */
+  findLong(text: string, scope: RedactScope): Found[];
 }

@@ -1,6 +1,7 @@
 /** Property: whatever a secret looks like and wherever it is put, the redacted output does not hold it. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { encodings, SECRET } from "../../test/support/secret-encodings.js";
 import { createRedactor } from "./redaction.js";
 
 const MARKER = /\[REDACTED:[a-z]+:[^\]\s]*\]/;
@@ -8,6 +9,8 @@ const secretArb = fc
   .string({ minLength: 8, maxLength: 40, unit: "grapheme-ascii" })
   .filter((s) => !/\[REDACTED/.test(s));
 const noiseArb = fc.string({ maxLength: 30, unit: "grapheme-ascii" });
+/** Text around an encoded secret, not ending in half an escape (`\`, `%4`, `&#3`) that would swallow the secret's first character. */
+const contextArb = noiseArb.filter((s) => !/(?:\\|%[0-9A-Fa-f]?|&#?[A-Za-z0-9]*)$/.test(s));
 
 /** True when the secret occurs in a piece of the output between markers. */
 function leaks(output: string, secret: string): boolean {
@@ -68,6 +71,39 @@ describe("redaction properties", () => {
         ).toBe(false);
       }),
       { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it("a secret of any byte class, in every encoding an app writes, survives in no surface (issue 13)", () => {
+    fc.assert(
+      fc.property(SECRET, contextArb, (secret, noise) => {
+        const r = createRedactor({ secrets: [{ id: "s", value: secret }] });
+        const forms = Object.entries(encodings(secret));
+        const half = Math.floor(secret.length / 2);
+        const body = r.redactBody({
+          encoding: "utf8",
+          text: JSON.stringify({
+            ...Object.fromEntries(forms.map(([k, f]) => [k, `${noise}${f}${noise}`])),
+            first: `${noise}${secret.slice(0, half)}`,
+            last: `${secret.slice(half)}${noise}`,
+          }),
+          size: 0,
+          truncated: false,
+          mime_type: "application/json",
+        })!.text;
+        const parsed = JSON.parse(body) as Record<string, string>;
+        for (const [k, form] of forms) {
+          const text = r.redactText(`${noise}${form}${noise}`);
+          expect({ k, text: leaks(text, form) }).toEqual({ k, text: false });
+          expect({ k, json: leaks(parsed[k] ?? "", form) }).toEqual({ k, json: false });
+        }
+        expect(`${parsed.first}${parsed.last}`.includes(secret)).toBe(false);
+        const url = r.redactUrl(
+          `http://127.0.0.1:1/p/${encodings(secret).python_quote}?q=${encodings(secret).percent_twice}`,
+        );
+        expect(url).toBe("http://127.0.0.1:1/p/[REDACTED:secret:s]?q=[REDACTED:secret:s]");
+      }),
+      { numRuns: 200, seed: 13 },
     );
   });
 });

@@ -15,9 +15,11 @@
 import { couldBeCredential, looksRandom, MIN_CREDENTIAL_LENGTH } from "../util/credential-value.js";
 import { fieldMarker, formCredentialFields, redactFormFields } from "./body-fields.js";
 import type { Body, Header, Redaction } from "./evidence-schema.js";
+import { compileKnown, type KnownMatcher, MIN_WHOLE_FORM_LENGTH, replaceFound } from "./known-values.js";
 import { learnBodyWith, redactBodyWith } from "./redact-body.js";
 import type { Provenance, RedactContext, RedactionKind, RedactScope } from "./redact-context.js";
 import { learnHeaders, redactHeaderList } from "./redact-headers.js";
+import type { Found } from "./split-values.js";
 
 export { redactEvidence, redactStepResult } from "./redact-evidence.js";
 
@@ -39,7 +41,7 @@ export interface Redactor {
   learnFromBody(body: Body | null, mimeType: string | null, from?: Provenance): void;
   /** Learns the values of credential-named query parameters without redacting. */
   learnFromUrl(url: string): void;
-  /** Replaces every known value of the scope (default `all`), also in URL-encoded and JSON-escaped forms. */
+  /** Replaces every known value of the scope (default `all`) in any encoding (see known-values.ts). */
   redactText(text: string, scope?: RedactScope): string;
   /** Redacts credential headers (names kept) and every known value in the others. */
   redactHeaders(headers: Header[]): Header[];
@@ -61,62 +63,6 @@ export function markerKind(marker: string): RedactionKind {
   return kind === "secret" || kind === "page" || kind === "header" ? kind : "field";
 }
 
-/** Percent-encodes (UTF-8, upper-case hex) only the characters `encode` picks, as a browser's URL parser does. */
-function percentEncodeSome(value: string, encode: (c: string) => boolean): string {
-  let out = "";
-  for (const c of value) {
-    if (!encode(c)) out += c;
-    else if (c.length === 1 && c >= "\uD800" && c <= "\uDFFF") out += "%EF%BF%BD";
-    else out += encodeURIComponent(c);
-  }
-  return out;
-}
-
-/** The WHATWG URL percent-encode sets a browser applies to a path, a query (special schemes) and a fragment. */
-const URL_ENCODE_SETS = [/["#<>?`{}]/, /["#<>']/, /["<>`]/].map(
-  (set) => (c: string) => c <= " " || c >= "\x7f" || set.test(c),
-);
-
-/** A form field as a page without a declared charset submits it: windows-1252 bytes (for Latin-1 text), `+` for space. */
-function latin1FormEncoded(value: string): string | null {
-  const chars = [...value];
-  if (!chars.some((c) => c >= "\x80") || chars.some((c) => c > "\xff")) return null;
-  return chars
-    .map((c) =>
-      c >= "\x80"
-        ? `%${c.charCodeAt(0).toString(16).toUpperCase()}`
-        : new URLSearchParams([["", c]]).toString().slice(1),
-    )
-    .join("");
-}
-
-/**
- * The forms a value can take in traffic: raw, percent-encoded (both styles),
- * form-encoded (UTF-8, and Latin-1 as a page without a charset sends it), as
- * a browser leaves it in a URL path, query or fragment (only some characters
- * encoded), JSON-escaped.
- */
-export function valueVariants(value: string): string[] {
-  const uri = encodeURIComponent(value);
-  const json = JSON.stringify(value).slice(1, -1);
-  const variants = [
-    value,
-    uri,
-    uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
-    uri.replace(/%20/g, "+"),
-    new URLSearchParams([["", value]]).toString().slice(1),
-    ...URL_ENCODE_SETS.map((set) => percentEncodeSome(value, set)),
-    ...[latin1FormEncoded(value)].filter((v) => v !== null),
-    json,
-    json.replace(/\//g, "\\/"),
-  ];
-  return [...new Set(variants)];
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
 /** A known value: its marker, and whether it is replaced inside assets too. */
 interface Known {
   marker: string;
@@ -128,7 +74,7 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
   /** value → marker; insertion order is priority (secrets, then page values, then learned values). */
   const known = new Map<string, Known>();
   const counts = new Map<string, number>();
-  const patterns = new Map<RedactScope, { re: RegExp; byVariant: Map<string, string> }>();
+  const patterns = new Map<RedactScope, KnownMatcher>();
 
   const count = (marker: string): void => {
     counts.set(marker, (counts.get(marker) ?? 0) + 1);
@@ -159,30 +105,18 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
     return out;
   };
 
-  const compiled = (scope: RedactScope): { re: RegExp; byVariant: Map<string, string> } => {
+  /** The known values of a scope, compiled once per set of values (longest first; any case in `all`). */
+  const compiled = (scope: RedactScope): KnownMatcher => {
     const cached = patterns.get(scope);
     if (cached) return cached;
-    const byVariant = new Map<string, string>();
-    for (const [value, marker] of knownIn(scope)) {
-      for (const v of valueVariants(value)) if (!byVariant.has(v)) byVariant.set(v, marker);
-    }
-    const alternatives = [...byVariant.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    const source = [MARKER_PATTERN.source, ...alternatives].join("|");
-    const pattern = { re: new RegExp(source, "g"), byVariant };
-    patterns.set(scope, pattern);
-    return pattern;
+    const matcher = compileKnown([...knownIn(scope)], scope === "all");
+    patterns.set(scope, matcher);
+    return matcher;
   };
 
   const redactText = (text: string, scope: RedactScope = "all"): string => {
     if (known.size === 0 || text.length === 0) return text;
-    const { re, byVariant } = compiled(scope);
-    if (byVariant.size === 0) return text;
-    return text.replace(re, (match) => {
-      const marker = byVariant.get(match);
-      if (marker === undefined) return match; // an existing marker, kept as is
-      count(marker);
-      return marker;
-    });
+    return replaceFound(text, compiled(scope).find(text), count);
   };
 
   /** What a client sent counts at 8 characters; what a server answered only when it could be a credential. */
@@ -190,7 +124,10 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
     if (from !== "sent" && !couldBeCredential(value)) return;
     remember(value, marker, MIN_LEARNED_LENGTH, from === "markup" || looksRandom(value));
   };
-  const ctx: RedactContext = { learn, count, redactText, known: knownIn };
+  /** Every known value of 8 characters or more in a text, in any encoding, where it is. */
+  const findLong = (text: string, scope: RedactScope): Found[] =>
+    compiled(scope).find(text, MIN_WHOLE_FORM_LENGTH);
+  const ctx: RedactContext = { learn, count, redactText, known: knownIn, findLong };
   const learnFromUrl = (url: string): void => {
     const query = /\?([^#]*)/.exec(url)?.[1];
     if (query)
