@@ -8,6 +8,7 @@ import type { Evidence, EvidenceWarning, StepResult } from "../evidence/evidence
 import { redactEvidence } from "../evidence/redaction.js";
 import { scenarioDigest } from "../scenario/scenario-digest.js";
 import { type CaptureRun, runRedactor } from "./capture-run.js";
+import { isAllowedUrl, type OriginPolicy, originOf } from "./origin-policy.js";
 import { captureLimitations, captureVerdict } from "./verdict.js";
 
 /** The result of a step that never ran because an earlier one failed. */
@@ -45,6 +46,39 @@ export function cutPageAssets(records: Evidence["records"]): EvidenceWarning[] {
   });
 }
 
+/** The records the page read from origins the scenario does not allow (a write there was refused, and is warned as such). */
+function offOriginRecords(records: Evidence["records"], policy: OriginPolicy): [number, string][] {
+  return records.flatMap((r, i): [number, string][] => {
+    const origin = originOf(r.request.url);
+    if (origin === null || isAllowedUrl(policy, r.request.url) || r.failure?.kind === "refused") return [];
+    return [[i, origin]];
+  });
+}
+
+/**
+ * A warning per read the page made from an origin the scenario does not
+ * allow (an image, an iframe, an EventSource, a script elsewhere):
+ * confinement lets reads pass, so each is named, with its origin.
+ */
+export function offOriginReads(records: Evidence["records"], policy: OriginPolicy): EvidenceWarning[] {
+  return offOriginRecords(records, policy).map(([i, origin]) => {
+    const r = records[i] as Evidence["records"][number];
+    return {
+      code: "origin_not_allowed",
+      message: `the page read a ${r.resource_type} from ${origin} (${r.request.method}), an origin the scenario does not allow; the twin will not have it (add the origin to allowed_origins if the app needs it, or keep the page from loading it)`,
+      pointer: `/records/${i}`,
+    };
+  });
+}
+
+/** The reason reads from origins not allowed leave a capture incomplete, or none. */
+export function offOriginReason(records: Evidence["records"], policy: OriginPolicy): string[] {
+  const origins = [...new Set(offOriginRecords(records, policy).map(([, o]) => o))].sort();
+  return origins.length === 0
+    ? []
+    : [`the page read from origins the scenario does not allow: ${origins.join(", ")}`];
+}
+
 /** Warnings pointing into the records: refused writes, truncated bodies, cut page assets. */
 export function recordWarnings(records: Evidence["records"]): EvidenceWarning[] {
   const out: EvidenceWarning[] = [];
@@ -73,6 +107,9 @@ export function assembleEvidence(
   records: Evidence["records"],
 ): Evidence {
   const { scenario } = run;
+  const policy = { appOrigin: run.appOrigin, allowedOrigins: run.allowedOrigins };
+  // A failed step already fails the verdict; otherwise a read off the allowed origins leaves it incomplete.
+  const failed = run.steps.some((s) => s.status === "failed");
   return redactEvidence(
     {
       schema_version: 1,
@@ -90,11 +127,13 @@ export function assembleEvidence(
       verdict: captureVerdict(run.steps, [
         ...run.incomplete,
         ...cutPageAssets(records).map((w) => w.message),
+        ...(failed ? [] : offOriginReason(records, policy)),
       ]),
       steps: run.steps,
       records,
-      warnings: recordWarnings(records),
-      limitations: captureLimitations(records, run.sawWebSocket),
+      warnings: [...recordWarnings(records), ...offOriginReads(records, policy)],
+      // said as a limitation too, so coverage and the bundle's README give it as the reason
+      limitations: [...captureLimitations(records, run.sawWebSocket), ...offOriginReason(records, policy)],
     },
     runRedactor(run),
   );
