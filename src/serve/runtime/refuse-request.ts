@@ -86,7 +86,10 @@ export function refuseBody(model: Model, ep: Endpoint, req: TwinRequest): TwinRe
   const kind = req.body?.kind;
   if (!(kind === "json" && ep.request_body === "json") && !(kind === "form" && ep.request_body === "form"))
     return null;
-  const problems: SchemaProblem[] = checkSchema(ep.request_schema, bodyObject(req.body), ["body"]);
+  // Types only: a field the recording always sent is not shown to be required (MCP calls are checked whole first).
+  const problems: SchemaProblem[] = checkSchema(ep.request_schema, bodyObject(req.body), ["body"], {
+    required: false,
+  });
   if (problems.length === 0) return null;
   const wrongType = problems.length === 1 && problems[0]!.path.length === 1;
   const recorded = wrongType ? recordedBodyRefusal(model, ep, "wrong_type") : null;

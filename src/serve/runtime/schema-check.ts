@@ -18,6 +18,13 @@ export interface SchemaProblem {
 /** Options: `textual` lets a string that reads as the type pass, and a number or boolean pass as a string (URL parameters are text on the wire). */
 export interface CheckOptions {
   textual?: boolean;
+  /**
+   * Whether a field every recorded request sent must be there (default true).
+   * The HTTP twin passes false: that every recorded body had a field does not
+   * show the app refuses one without it (a UI may send fewer); a recorded
+   * refusal is learned as a validation rule instead.
+   */
+  required?: boolean;
 }
 
 const ARTICLE: Record<string, string> = {
@@ -113,7 +120,8 @@ function checkObject(
   out: SchemaProblem[],
 ): void {
   const properties = isSchema(schema["properties"]) ? (schema["properties"] as Record<string, unknown>) : {};
-  const required = Array.isArray(schema["required"]) ? (schema["required"] as unknown[]) : [];
+  const required =
+    opts.required !== false && Array.isArray(schema["required"]) ? (schema["required"] as unknown[]) : [];
   for (const name of required)
     if (typeof name === "string" && !Object.hasOwn(value, name))
       out.push({ path: [...path, name], message: "is required" });
