@@ -10,7 +10,15 @@ import { findDuplicateKeys } from "../util/duplicate-keys.js";
 import { findTooDeep, lineColumn } from "../util/json-depth.js";
 
 /** Evidence and HAR nest a handful of levels; anything past this is not one of them. */
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
+
+/**
+ * Whether a piece of a recorded document (one record, streamed) reads cleanly: no key twice and no deeper than
+ * `depth`. A piece that does not is read again with its whole document, which names the issue.
+ */
+export function isCleanDocumentPiece(text: string, depth: number): boolean {
+  return findTooDeep(text, depth) === undefined && findDuplicateKeys(text).length === 0;
+}
 
 /** Parsed JSON and the duplicate-key issues found in it (reported with the schema's issues, all at once). */
 export interface DocumentJson {

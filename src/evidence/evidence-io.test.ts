@@ -155,6 +155,21 @@ describe("evidence read: hostile documents", () => {
     ]);
   });
 
+  it("refuses a key written twice inside a record when the file is read as a stream, as when read whole", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "apptwin-ev-"));
+    const file = join(dir, "e.json");
+    const text = JSON.stringify({ ...sample, records: [record({})] }).replace('"seq":0', '"seq":0,"seq":0');
+    writeFileSync(file, text);
+    const err = await readEvidence(file).then(
+      () => expect.unreachable("the evidence was accepted"),
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DocumentError);
+    expect((err as DocumentError).issues.map((i) => i.message)).toEqual([
+      `${file}: records[0] has the key "seq" twice; JSON keeps only the last, so remove one`,
+    ]);
+  });
+
   it("refuses nesting deeper than any evidence holds before walking it", () => {
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     const text = JSON.stringify(sample).replace('"warnings":[]', `"warnings":${deep}`);

@@ -10,7 +10,7 @@ import { DocumentError, FileError, UnsupportedVersionError } from "../errors/use
 import { zodIssues } from "../errors/zod-issues.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { canonicalJson } from "../util/canonical-json.js";
-import { parseDocumentJson } from "./document-json.js";
+import { isCleanDocumentPiece, MAX_DEPTH, parseDocumentJson } from "./document-json.js";
 import { packEvidence, unpackEvidence } from "./evidence-file.js";
 import {
   EVIDENCE_SCHEMA_VERSION,
@@ -86,6 +86,11 @@ async function streamEvidence(path: string): Promise<Evidence | null> {
   let bad = false;
   const splitter = new RecordsSplitter((text) => {
     if (bad) return;
+    // A record sits two levels down (document, records); a key twice or too deep a nesting is the whole read's to name.
+    if (!isCleanDocumentPiece(text, MAX_DEPTH - 2)) {
+      bad = true;
+      return;
+    }
     try {
       const parsed = RecordSchema.safeParse(JSON.parse(text));
       if (parsed.success) records.push(parsed.data);
@@ -104,6 +109,7 @@ async function streamEvidence(path: string): Promise<Evidence | null> {
   }
   const rest = splitter.end();
   if (rest === null || bad) return null;
+  if (!isCleanDocumentPiece(rest, MAX_DEPTH)) return null;
   let raw: unknown;
   try {
     raw = JSON.parse(rest);
