@@ -20,6 +20,7 @@ import { toolsFromModel } from "../src/bundle/tool-definitions.js";
 import { evidenceToHar } from "../src/evidence/har-export.js";
 import { harToEvidence } from "../src/evidence/har-import.js";
 import { createTwinMcpServer } from "../src/serve/mcp/twin-mcp-server.js";
+import { memoryHandle } from "../src/serve/memory-episode-store.js";
 import { createEpisode } from "../src/serve/runtime/create-episode.js";
 import { handleRequest } from "../src/serve/runtime/handle-request.js";
 import { canonicalJson } from "../src/util/canonical-json.js";
@@ -156,7 +157,10 @@ async function written(secret: string): Promise<Written> {
   );
   const tools = toolsFromModel(bundle.model);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createTwinMcpServer(twinBundle({ model: bundle.model, seed, tools }), episode()).connect(serverSide);
+  await createTwinMcpServer(
+    twinBundle({ model: bundle.model, seed, tools }),
+    memoryHandle(episode()),
+  ).connect(serverSide);
   const client = new Client({ name: "leak-test", version: "1.0.0" });
   await client.connect(clientSide);
   const mcp = [JSON.stringify(await client.listTools())];
