@@ -1,10 +1,10 @@
 /**
  * How a twin's answer is compared with the real one: equal JSON, except that
- * a time compares by its format only (both ISO, both epoch ms, both epoch s),
+ * a time compares by its format only (both ISO in the same layout, both epoch ms, both epoch s),
  * a redaction marker in the recording matches anything, and an id the real
  * app assigned matches the id the twin assigned to the same create.
  */
-import { isObject, isRedactionMarker, readTime } from "../learn/value-kinds.js";
+import { isObject, isRedactionMarker, readTime, sameTimeShape } from "../learn/value-kinds.js";
 import type { IdMap } from "./id-map.js";
 
 /** One place where the twin's answer differs from the recorded one. */
@@ -36,7 +36,7 @@ export function compareValues(
   const te = readTime(expected);
   if (te !== null) {
     const tg = readTime(got);
-    if (tg !== null && tg.format === te.format) return;
+    if (tg !== null && sameTimeShape(te, tg)) return;
     out.push({ field: path, expected, got });
     return;
   }

@@ -6,7 +6,18 @@ import type { Collection, FieldRule, WriteRule } from "../model/model-schema.js"
 import { keyOfPointer } from "../util/json-pointer.js";
 import { singular } from "./value-kinds.js";
 
-const TIME = { iso: "an ISO 8601 time", epoch_ms: "epoch milliseconds", epoch_s: "epoch seconds" } as const;
+const TIME = {
+  iso: "an ISO 8601 time",
+  epoch_ms: "epoch milliseconds",
+  epoch_s: "epoch seconds",
+  date: "a date (YYYY-MM-DD)",
+} as const;
+
+/** `+02:00` for an offset in minutes east of UTC. */
+function offsetText(min: number): string {
+  const h = String(Math.floor(Math.abs(min) / 60)).padStart(2, "0");
+  return `${min < 0 ? "-" : "+"}${h}:${String(Math.abs(min) % 60).padStart(2, "0")}`;
+}
 
 /** The sentence explaining how one field gets its value (`field` names it, so a pointer to it need not be repeated). */
 export function explainRule(rule: FieldRule, field?: string): string {
@@ -15,7 +26,10 @@ export function explainRule(rule: FieldRule, field?: string): string {
       if (rule.settable_by !== undefined) {
         const key = keyOfPointer(rule.pointer);
         const at = key === field ? "" : ` at ${rule.pointer}`;
-        return `from the request${at} when sent (settable: ${rule.settable_by} sets it), else kept`;
+        const o = rule.otherwise;
+        const otherwise =
+          o.kind === "keep" ? "kept" : o.kind === "omit" ? "left out" : JSON.stringify(o.value);
+        return `from the request${at} when sent (settable: ${rule.settable_by} sets it), else ${otherwise}`;
       }
       const other =
         rule.otherwise.kind === "constant"
@@ -30,7 +44,7 @@ export function explainRule(rule: FieldRule, field?: string): string {
     case "uuid":
       return "a fresh UUID";
     case "clock":
-      return `the episode clock, as ${TIME[rule.format]}`;
+      return `the episode clock, as ${TIME[rule.format]}${rule.layout === undefined ? "" : ` (${rule.layout})`}${rule.offset_min === undefined ? "" : ` at UTC${offsetText(rule.offset_min)}`}`;
     case "constant":
       return `always ${JSON.stringify(rule.value)}`;
     case "copy":

@@ -6,11 +6,13 @@
  */
 import type { Entity, FieldRule } from "../model/model-schema.js";
 import { keyOfPointer, pointerOf } from "../util/json-pointer.js";
+import { DEFAULT_LAYOUT, formatDate, parseDate } from "../util/time-layout.js";
 import {
   isRedactionMarker,
   isUuid,
   looksRandom,
   readTime,
+  type TimeValue,
   type TokenShape,
   tokenShape,
 } from "./value-kinds.js";
@@ -101,16 +103,55 @@ export function candidates(
   if (time) {
     const changed = ctx.create || !ctx.pre || !same(ctx.pre[f], v, false);
     if (ctx.time === null) untimed ||= changed;
-    else if (Math.abs(time.ms - ctx.time) <= windowMs) add({ kind: "clock", format: time.format });
+    else {
+      const rule = clockRule(time, ctx.time, windowMs);
+      if (rule) add(rule);
+    }
   }
+  const today = ctx.time === null ? null : dateClock(v, ctx.time, windowMs);
+  if (today) add(today);
   if (typeof v === "string" || (typeof v === "number" && f !== ctx.idField))
     for (const [g, gv] of Object.entries(ctx.entity))
       if (g !== f && same(gv, v, false)) add({ kind: "copy", from: g });
   // A created id is never a constant: every later create would collide with it.
   const newId = ctx.create && f === ctx.idField;
-  if (!isRedactionMarker(v) && !looksRandom(v) && !(time && ctx.create) && !counter && !newId)
+  if (!isRedactionMarker(v) && !looksRandom(v) && !((time || today) && ctx.create) && !counter && !newId)
     add({ kind: "constant", value: v });
   return { cands, untimed, counter };
+}
+
+/** Whole quarter hours, up to ±14 h: the offsets a local time can be at. */
+const QUARTER_HOUR = 15 * 60_000;
+const MAX_OFFSET = 14 * 60 * 60_000;
+
+/**
+ * The clock rule a time stamped `requestTime` fits within `windowMs`, in the layout it was written: an ISO time
+ * with a zone as that instant (and the offset it states); one without a zone (`2026-12-01T08:09:08`, the app's
+ * local time) at the whole quarter-hour offset that brings it within the window, which every observation must
+ * share (the offset is part of the rule).
+ */
+export function clockRule(time: TimeValue, requestTime: number, windowMs: number): FieldRule | null {
+  if (time.format !== "iso")
+    return Math.abs(time.ms - requestTime) <= windowMs ? { kind: "clock", format: time.format } : null;
+  const local = time.offsetMin === null;
+  const offset = local ? Math.round((time.ms - requestTime) / QUARTER_HOUR) * QUARTER_HOUR : 0;
+  if (Math.abs(offset) > MAX_OFFSET || Math.abs(time.ms - offset - requestTime) > windowMs) return null;
+  const offsetMin = local ? offset / 60_000 : time.offsetMin!;
+  return {
+    kind: "clock",
+    format: "iso",
+    ...(time.layout === DEFAULT_LAYOUT ? {} : { layout: time.layout! }),
+    ...(offsetMin === 0 ? {} : { offset_min: offsetMin }),
+  };
+}
+
+/** A calendar date (`2026-12-01`) that is the day of the request, UTC, within the window: the clock's date. */
+function dateClock(v: unknown, requestTime: number, windowMs: number): FieldRule | null {
+  if (typeof v !== "string" || parseDate(v) === null) return null;
+  const days = new Set(
+    [requestTime - windowMs, requestTime, requestTime + windowMs].map((t) => formatDate(t)),
+  );
+  return days.has(v) ? { kind: "clock", format: "date" } : null;
 }
 
 const PRIORITY = ["from_request", "path_param", "id_sequence", "uuid", "clock", "keep", "copy", "constant"];

@@ -25,7 +25,9 @@ export function emptyShape(): Shape {
 
 function stringFormat(value: string): string | null {
   if (isUuid(value)) return "uuid";
-  if (readTime(value)) return "date-time";
+  // RFC 3339 date-time: seconds and a zone (a local time without one is no JSON Schema date-time).
+  const t = readTime(value);
+  if (t?.layout?.includes(":ss") && t.offsetMin !== null && /T/.test(t.layout)) return "date-time";
   return null;
 }
 

@@ -9,17 +9,23 @@ import type { Observation } from "./endpoint-index.js";
 import type { WriteObservation } from "./state-walk.js";
 import { isObject } from "./value-kinds.js";
 
-/** What a write should leave in its entity: the answer's fields, then the request body's (form values compared loosely). */
+/**
+ * What a write should leave in its entity: the answer's fields, then the request body's where the answer is silent
+ * (form values compared loosely). The answer says what the app stored: a request value it shows otherwise was
+ * ignored or transformed by the app (a `done` a create forces to false), which the read-back then confirms or not.
+ */
 export function writeExpectations(
   o: Observation,
   answered: Entity | null,
 ): Map<string, { value: unknown; loose: boolean }> {
   const out = new Map<string, { value: unknown; loose: boolean }>();
   if (answered) for (const [k, v] of Object.entries(answered)) out.set(k, { value: v, loose: false });
-  if (o.request.kind === "form")
-    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: true });
+  const sent = (k: string, value: unknown, loose: boolean) => {
+    if (!out.has(k)) out.set(k, { value, loose });
+  };
+  if (o.request.kind === "form") for (const [k, v] of Object.entries(o.request.value)) sent(k, v, true);
   if (o.request.kind === "json" && isObject(o.request.value))
-    for (const [k, v] of Object.entries(o.request.value)) out.set(k, { value: v, loose: false });
+    for (const [k, v] of Object.entries(o.request.value)) sent(k, v, false);
   return out;
 }
 

@@ -89,3 +89,47 @@ describe("generalisations that must not outrun the evidence", () => {
     });
   });
 });
+
+describe("creates take the fields an update proves settable", () => {
+  const seed = { id: 1, title: "A" };
+  const updatedSpecs = (
+    createReq: Record<string, unknown>,
+    createRes: Record<string, unknown>,
+  ): RecordSpec[] => [
+    list([seed]),
+    { method: "POST", path: "/api/things", status: 201, req: createReq, res: createRes },
+    { path: "/api/things/2", status: 200, res: createRes },
+    { method: "PATCH", path: "/api/things/2", status: 204, req: { done: true } },
+    { path: "/api/things/2", status: 200, res: { ...createRes, done: true } },
+  ];
+
+  it("takes a field only a PATCH was seen to set from the request when a create sends it, else leaves it out", () => {
+    const { model } = learnSpecs(updatedSpecs({ title: "B" }, { id: 2, title: "B" }));
+    const create = model.write_rules.find((r) => r.tool_name === "post_things")!;
+    expect(create.fields.find((f) => f.field === "done")).toEqual({
+      field: "done",
+      rule: {
+        kind: "from_request",
+        pointer: "/done",
+        otherwise: { kind: "omit" },
+        settable_by: "PATCH /api/things/{id}",
+      },
+    });
+    expect(create.explain).toContain(
+      "done: from the request when sent (settable: PATCH /api/things/{id} sets it), else left out",
+    );
+    const endpoint = model.endpoints.find((e) => e.tool_name === "post_things")!;
+    expect(endpoint.request_schema).toMatchObject({ properties: { done: { type: "boolean" } } });
+  });
+
+  it("never widens a create that was seen to receive the field and not take it", () => {
+    const { model } = learnSpecs(
+      updatedSpecs({ title: "B", done: true }, { id: 2, title: "B", done: false }),
+    );
+    const create = model.write_rules.find((r) => r.tool_name === "post_things")!;
+    expect(create.fields.find((f) => f.field === "done")).toEqual({
+      field: "done",
+      rule: { kind: "constant", value: false },
+    });
+  });
+});

@@ -123,10 +123,16 @@ export function widenSettable(
   const byCollection = new Map<string, Map<string, { by: string; rule: FromRequest }>>();
   const widened = new Map<ServedWrite, WriteDraft["fields"]>();
   for (const w of writes) {
-    if (w.target.endpointKind !== "patch" && w.target.endpointKind !== "update") continue;
+    const kind = w.target.endpointKind;
+    if (kind !== "patch" && kind !== "update" && kind !== "create") continue;
     const col = w.rule.collection;
     if (!byCollection.has(col)) byCollection.set(col, settableFields(writes, col));
     const settable = byCollection.get(col)!;
+    if (kind === "create") {
+      const fields = widenCreate(w, settable, all, writes);
+      if (fields !== w.rule.fields) widened.set(w, fields);
+      continue;
+    }
     const fields = w.rule.fields.map((f) => {
       if (f.rule.kind !== "keep" || f.field === w.target.collection.idField) return f;
       const source = settable.get(f.field);
@@ -143,6 +149,47 @@ export function widenSettable(
     if (fields.some((f, i) => f !== w.rule.fields[i])) widened.set(w, fields);
   }
   return widened;
+}
+
+/**
+ * A create's fields widened by what the updates of its collection take from the request: a field the create never
+ * received (none of its successful observations sent the key) and holds no rule for, or holds only as a constant
+ * (the value every recorded create left it at), is taken from the request when sent, else left out or kept at
+ * that constant. Never the id, a field the app assigns, or one an update was seen to ignore. Returns the draft's
+ * own array when nothing is widened.
+ */
+function widenCreate(
+  w: ServedWrite,
+  settable: Map<string, { by: string; rule: FromRequest }>,
+  all: TargetedWrite[],
+  writes: ServedWrite[],
+): WriteDraft["fields"] {
+  const own = `${w.group.method} ${w.group.template}`;
+  const col = w.rule.collection;
+  const has = new Map(w.rule.fields.map((f) => [f.field, f.rule]));
+  const widen = (field: string, otherwise: FromRequest["otherwise"]): FieldRule | null => {
+    const source = settable.get(field);
+    if (!source || source.by === own || field === w.target.collection.idField) return null;
+    const key = keyOfPointer(source.rule.pointer);
+    if (sentBy(w.group, key) || ignored(all, writes, col, field, key)) return null;
+    return { kind: "from_request", pointer: source.rule.pointer, otherwise, settable_by: source.by };
+  };
+  let changed = false;
+  const fields = w.rule.fields.map((f) => {
+    if (f.rule.kind !== "constant") return f;
+    const rule = widen(f.field, { kind: "constant", value: f.rule.value });
+    if (!rule) return f;
+    changed = true;
+    return { field: f.field, rule };
+  });
+  for (const field of [...settable.keys()].sort()) {
+    if (has.has(field)) continue;
+    const rule = widen(field, { kind: "omit" });
+    if (!rule) continue;
+    changed = true;
+    fields.push({ field, rule });
+  }
+  return changed ? fields : w.rule.fields;
 }
 
 /**

@@ -3,6 +3,7 @@
  * (numbers, UUIDs, long hex, ULIDs), segments that are never ids (`api`,
  * `v1`, dates), redaction markers, and times in the app's own format.
  */
+import { parseIsoTime } from "../util/time-layout.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LONG_HEX = /^[0-9a-f]{16,}$/i;
@@ -10,7 +11,6 @@ const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const INT = /^(0|[1-9]\d{0,15})$/;
 const VERSION = /^v\d+(\.\d+)*$/i;
 const DATE = /^\d{4}-\d{2}(-\d{2})?$/;
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
 const MARKER = /^\[REDACTED:[a-z]+:[^\]]*\]$/;
 
 /** True for a JSON object (not null, not an array): an entity, a body, an envelope. */
@@ -42,11 +42,22 @@ export function isRedactionMarker(value: unknown): value is string {
 /** The time formats the clock rule knows. */
 export type TimeFormat = "iso" | "epoch_ms" | "epoch_s";
 
-/** Reads `value` as a time in one of the known formats: `{format, ms}`, or null. */
-export function readTime(value: unknown): { format: TimeFormat; ms: number } | null {
-  if (typeof value === "string" && ISO_TIME.test(value)) {
-    const ms = Date.parse(value);
-    return Number.isNaN(ms) ? null : { format: "iso", ms };
+/** A time read from a value: its format, instant, and for ISO texts the layout and the offset they state. */
+export interface TimeValue {
+  format: TimeFormat;
+  /** The instant in ms; for an ISO time without a zone, its wall clock read as UTC. */
+  ms: number;
+  /** ISO only: the text's layout (`YYYY-MM-DDTHH:mm:ss.SSSZ`, `YYYY-MM-DD HH:mm:ss`). */
+  layout?: string;
+  /** ISO only: the offset the text states (minutes east of UTC), null for a local time without a zone. */
+  offsetMin?: number | null;
+}
+
+/** Reads `value` as a time in one of the known formats (ISO in any common layout, with or without a zone), or null. */
+export function readTime(value: unknown): TimeValue | null {
+  if (typeof value === "string") {
+    const t = parseIsoTime(value);
+    return t ? { format: "iso", ms: t.ms, layout: t.layout, offsetMin: t.offsetMin } : null;
   }
   if (typeof value === "number" && Number.isInteger(value)) {
     // 2001-09-09 .. 2286-11-20 in ms; 2001-09-09 .. 2286 in seconds.
@@ -54,6 +65,11 @@ export function readTime(value: unknown): { format: TimeFormat; ms: number } | n
     if (value >= 1e9 && value < 1e10) return { format: "epoch_s", ms: value * 1000 };
   }
   return null;
+}
+
+/** True when two times are written alike: the same format and, for ISO texts, the same layout. */
+export function sameTimeShape(a: TimeValue, b: TimeValue): boolean {
+  return a.format === b.format && a.layout === b.layout && (a.offsetMin === null) === (b.offsetMin === null);
 }
 
 /** A JSON Web Token: base64url segments joined by dots, the header starting `eyJ` (`{"`). */

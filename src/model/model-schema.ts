@@ -270,7 +270,18 @@ export const FieldRuleSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({ kind: z.literal("id_sequence"), start: z.number().int(), step: z.number().int() }),
   z.strictObject({ kind: z.literal("uuid") }),
-  z.strictObject({ kind: z.literal("clock"), format: z.enum(["iso", "epoch_ms", "epoch_s"]) }),
+  z.strictObject({
+    kind: z.literal("clock"),
+    /** `date` is a calendar date (`2026-12-01`) of the episode clock. */
+    format: z.enum(["iso", "epoch_ms", "epoch_s", "date"]),
+    /**
+     * ISO only: the layout the app writes (`YYYY-MM-DDTHH:mm:ss`, `YYYY-MM-DD HH:mm:ss.SSSSSSZ`, `…+HH:MM`); absent
+     * means `YYYY-MM-DDTHH:mm:ss.SSSZ` (so older models read).
+     */
+    layout: z.string().optional(),
+    /** The app's offset in minutes east of UTC, for a local time without a zone or a stated `+HH:MM`; absent is 0. */
+    offset_min: z.number().int().optional(),
+  }),
   z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
   z.strictObject({ kind: z.literal("copy"), from: z.string() }),
   z.strictObject({ kind: z.literal("path_param"), name: z.string() }),

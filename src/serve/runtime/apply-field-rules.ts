@@ -4,6 +4,7 @@
  * params, the old value, and copies of other fields (evaluated last).
  */
 import type { Entity, FieldRule } from "../../model/model-schema.js";
+import { DEFAULT_LAYOUT, formatDate, formatIsoTime } from "../../util/time-layout.js";
 import { readPointer } from "./json-text.js";
 import { nextUuid } from "./prng.js";
 import type { Episode, TwinRequestBody } from "./twin-types.js";
@@ -31,11 +32,14 @@ export function bodyObject(body: TwinRequestBody): unknown {
   return undefined;
 }
 
-/** Formats the episode clock as the rule's format asks. */
-export function formatClock(ms: number, format: "iso" | "epoch_ms" | "epoch_s"): string | number {
-  if (format === "epoch_ms") return ms;
-  if (format === "epoch_s") return Math.floor(ms / 1000);
-  return new Date(ms).toISOString();
+type ClockRule = Extract<FieldRule, { kind: "clock" }>;
+
+/** Formats the episode clock as the rule asks: epoch ms or s, a date, or ISO in the app's layout and offset. */
+export function formatClock(ms: number, rule: Omit<ClockRule, "kind">): string | number {
+  if (rule.format === "epoch_ms") return ms;
+  if (rule.format === "epoch_s") return Math.floor(ms / 1000);
+  if (rule.format === "date") return formatDate(ms, rule.offset_min ?? 0);
+  return formatIsoTime(ms, rule.layout ?? DEFAULT_LAYOUT, rule.offset_min ?? 0);
 }
 
 function keepOld(ctx: RuleContext, field: string): unknown {
@@ -59,7 +63,7 @@ function evaluate(rule: FieldRule, field: string, ctx: RuleContext): unknown {
     case "uuid":
       return nextUuid(ctx.episode.prng);
     case "clock":
-      return formatClock(ctx.episode.clock_ms, rule.format);
+      return formatClock(ctx.episode.clock_ms, rule);
     case "constant":
       return structuredClone(rule.value);
     case "path_param": {
