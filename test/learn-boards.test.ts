@@ -38,8 +38,9 @@ describe("learning the boards app", () => {
       [
         "post_boards_cards_by_board_id",
         "unexplained_field",
-        // position 5 after cards 1..4: a per-board counter, not the constant 5 (checked before the random etag).
-        'Field "position" in POST /api/boards/{board_id}/cards counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant',
+        // position 5 after cards 1..4 is a counter or a constant (one create), but the random etag only the answer
+        // carries is a gap no recording closes: that decides the hint.
+        'Field "etag" in the answer of POST /api/boards/{board_id}/cards is a random token the app generates (16 hex characters) that only the answer carries: no request sent it and no read shows it, so no recording can explain it and the write stays withheld',
       ],
     ]);
     expect(coverage.writes.withheld.map((w) => w.closable)).toEqual([true, false]);

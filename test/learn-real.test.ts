@@ -184,7 +184,7 @@ describe("learning a real capture of the boards app", async () => {
     ]);
     expect(coverage.writes.withheld.map((w) => w.hint)).toEqual([
       "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
-      'Field "position" in POST /api/boards/{board_id}/cards counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant',
+      'Field "etag" in the answer of POST /api/boards/{board_id}/cards is a random token the app generates (16 hex characters) that only the answer carries: no request sent it and no read shows it, so no recording can explain it and the write stays withheld',
     ]);
     expect(coverage.next).toBe(
       "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",

@@ -17,6 +17,8 @@ export class CollectionState {
   readonly everSeen = new Set<string>();
   /** The last values known of every entity ever seen (reads and write answers), for "before" snapshots. */
   readonly lastKnown = new Map<string, Entity>();
+  /** The last write answer of each entity: what a write shows of it that reads may not (`title.raw`). */
+  readonly lastAnswer = new Map<string, Entity>();
   maxInt: number | null = null;
   /** Scope → field → the highest integer value of that field ever seen in the scope (counter detection). */
   readonly scopeMax = new Map<string, Map<string, number>>();

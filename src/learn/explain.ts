@@ -31,16 +31,12 @@ export function explainRule(rule: FieldRule, field?: string): string {
           o.kind === "keep" ? "kept" : o.kind === "omit" ? "left out" : JSON.stringify(o.value);
         return `from the request${at} when sent (settable: ${rule.settable_by} sets it), else ${otherwise}`;
       }
-      const other =
-        rule.otherwise.kind === "constant"
-          ? `, or ${JSON.stringify(rule.otherwise.value)} when the request has none`
-          : rule.otherwise.kind === "keep"
-            ? ", or kept as it was when the request has none"
-            : "";
-      return `taken from the request body at ${rule.pointer}${other}`;
+      return `taken from the request body at ${rule.pointer}${otherwiseText(rule.otherwise)}`;
     }
     case "id_sequence":
-      return `the next integer id (from ${rule.start}, step ${rule.step}), after the highest ever seen`;
+      return rule.sequence === undefined
+        ? `the next integer id (from ${rule.start}, step ${rule.step}), after the highest ever seen`
+        : `the next integer id of the ${rule.sequence} sequence (from ${rule.start}, step ${rule.step}), after the highest ever seen`;
     case "uuid":
       return "a fresh UUID";
     case "clock":
@@ -48,12 +44,39 @@ export function explainRule(rule: FieldRule, field?: string): string {
     case "constant":
       return `always ${JSON.stringify(rule.value)}`;
     case "copy":
-      return `a copy of field "${rule.from}"`;
+      return rule.pointer === undefined ? `a copy of field "${rule.from}"` : `a copy of ${rule.pointer}`;
     case "path_param":
       return `the path parameter {${rule.name}}`;
     case "keep":
       return "kept as it was";
+    case "object":
+      return `an object of ${rule.fields.map((f) => `${f.field}: ${explainRule(f.rule, f.field)}`).join("; ")}`;
+    case "array":
+      return `a list of ${rule.items.length}: ${rule.items.map((r, i) => `[${i}] ${explainRule(r)}`).join("; ")}`;
+    case "format":
+      return `${rule.parts.map(partText).join(" + ")}${otherwiseText(rule.otherwise)}`;
+    case "increment":
+      return `the old value plus ${rule.step}`;
+    case "redacted":
+      return `${rule.marker}, as the recording redacted it (the value is never known)`;
   }
+}
+
+type Part = Extract<FieldRule, { kind: "format" }>["parts"][number];
+
+function partText(p: Part): string {
+  if ("text" in p) return JSON.stringify(p.text);
+  if ("param" in p) return `the path parameter {${p.param}}`;
+  const slug = "transform" in p && p.transform === "slug" ? "the slug of " : "";
+  return "request" in p ? `${slug}the request's ${p.request}` : `${slug}the entity's ${p.entity}`;
+}
+
+function otherwiseText(o: Extract<FieldRule, { kind: "from_request" }>["otherwise"]): string {
+  return o.kind === "constant"
+    ? `, or ${JSON.stringify(o.value)} when the request has none`
+    : o.kind === "keep"
+      ? ", or kept as it was when the request has none"
+      : "";
 }
 
 /** The sentence explaining a served write. */

@@ -1,13 +1,18 @@
 /**
  * Explains each field of a written entity by a rule that holds in every
- * confirmed observation: from the request, a path parameter, an id sequence,
- * a fresh UUID, the clock, the old value, a copy of another field, or a
- * constant. A field no rule explains makes the write withheld.
+ * confirmed observation: from the request (at any pointer), a path parameter,
+ * an id sequence, a fresh UUID, the clock, the old value (or the old value
+ * plus one), a string assembled from other values, a copy of another field, a
+ * recorded redaction, or a constant. An object or a fixed-length array no one
+ * rule explains is explained key by key (`title: {raw, rendered}`). A field no
+ * rule explains makes the write withheld, naming its path.
  */
-import type { Entity, FieldRule } from "../model/model-schema.js";
-import { keyOfPointer, pointerOf } from "../util/json-pointer.js";
+import type { Entity, FieldEntry, FieldRule } from "../model/model-schema.js";
+import { pathOfPointer, pointerOfPath, readPointer } from "../util/json-pointer.js";
 import { DEFAULT_LAYOUT, formatDate, parseDate } from "../util/time-layout.js";
+import { formatSources, matchFormat, related } from "./format-rule.js";
 import {
+  isObject,
   isRedactionMarker,
   isUuid,
   looksRandom,
@@ -19,6 +24,7 @@ import {
 
 /** What one observation offers to explain the fields of its entity. */
 export interface FieldContext {
+  /** The entity after the write: what the read-back shows, with what only the answer showed. */
   entity: Entity;
   request: Record<string, unknown> | null;
   /** Form bodies carry strings: compare loosely. */
@@ -26,7 +32,12 @@ export interface FieldContext {
   pathParams: Record<string, string>;
   pre: Entity | null;
   time: number | null;
+  /** The highest integer id the collection had shown before the write (its sequence so far). */
   maxIntBefore: number | null;
+  /** For creates: the highest integer id each other collection had shown before it. */
+  otherMax?: ReadonlyMap<string, number> | null;
+  /** The collection written (names a sequence it shares with another). */
+  collection?: string;
   /** For creates: the highest integer value of each field in the entity's scope before the write. */
   scopeMax: ReadonlyMap<string, number> | null;
   idSeenBefore: boolean;
@@ -34,7 +45,7 @@ export interface FieldContext {
   create: boolean;
 }
 
-/** The rule of a field, or why none holds. */
+/** The rule of a field, or why none holds (and, for a nested field, its path: `guid.raw`). */
 export type FieldVerdict =
   | { ok: true; rule: FieldRule }
   | {
@@ -42,6 +53,10 @@ export type FieldVerdict =
       reason: "unexplained_field" | "untimed_capture" | "conflicting_observations";
       /** What the twin lacks when no recording can close the gap (see `UnclosableGap`). */
       gap?: UnclosableGap;
+      /** The display path of the field no rule explains, when it is inside an object (`content.rendered`). */
+      path?: string;
+      /** Two rules fit the only observation and no recording yet tells them apart (a counter or a constant). */
+      ambiguous?: "counter_or_constant";
     };
 
 /**
@@ -54,54 +69,161 @@ export type UnclosableGap =
   | { kind: "string_id" };
 
 type Cands = Map<string, FieldRule>;
+type Path = readonly string[];
 
 const json = (v: unknown) => JSON.stringify(v);
 const same = (a: unknown, b: unknown, loose: boolean) =>
   loose && (typeof a !== "object" || a === null) ? String(a) === String(b) : json(a) === json(b);
+/** How deep objects are explained key by key. */
+const MAX_DEPTH = 6;
+/** The longest array explained item by item. */
+const MAX_ITEMS = 20;
 
-/** Every rule that explains field `f` in one observation, keyed by a signature; `untimed` when a time changed without request times. */
+const ID_KEY = /^(id|uuid|_id)$|_id$|[a-z]Id$/;
+
+/** The value at `path` in `v`, or undefined. */
+function at(v: unknown, path: Path): unknown {
+  return readPointer(v, pointerOfPath(path));
+}
+
+/** True when `path` exists in `v`. */
+function has(v: unknown, path: Path): boolean {
+  return path.length === 0 || at(v, path) !== undefined;
+}
+
+/** Per observation, what its request offers, by value: pointer lists keyed by JSON (and by text for forms). */
+const requestIndex = new WeakMap<FieldContext, Map<string, string[]>>();
+function requestPointers(ctx: FieldContext): Map<string, string[]> {
+  let index = requestIndex.get(ctx);
+  if (index) return index;
+  index = new Map();
+  if (ctx.request) {
+    const walk = (v: unknown, path: string[], depth: number) => {
+      if (path.length > 0) {
+        const key = ctx.loose && (typeof v !== "object" || v === null) ? `s:${String(v)}` : json(v);
+        const list = index!.get(key) ?? [];
+        list.push(pointerOfPath(path));
+        index!.set(key, list);
+      }
+      if (depth >= MAX_DEPTH || v === null || typeof v !== "object") return;
+      const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+      for (const [k, x] of entries) walk(x, [...path, k], depth + 1);
+    };
+    walk(ctx.request, [], 0);
+  }
+  requestIndex.set(ctx, index);
+  return index;
+}
+
+/**
+ * Per observation, the entity's scalar leaves by value (JSON) → pointers, and each pointer's place in document
+ * order: what a field may be a copy of (only of one before it, so copies never go round in a circle).
+ */
+const entityIndex = new WeakMap<
+  FieldContext,
+  { byValue: Map<string, string[]>; order: Map<string, number> }
+>();
+function entityPointers(ctx: FieldContext): { byValue: Map<string, string[]>; order: Map<string, number> } {
+  const cached = entityIndex.get(ctx);
+  if (cached) return cached;
+  const index = new Map<string, string[]>();
+  const order = new Map<string, number>();
+  const walk = (v: unknown, path: string[], depth: number) => {
+    if (typeof v === "string" || typeof v === "number") {
+      const pointer = pointerOfPath(path);
+      const list = index.get(json(v)) ?? [];
+      list.push(pointer);
+      index.set(json(v), list);
+      order.set(pointer, order.size);
+      return;
+    }
+    if (depth >= MAX_DEPTH || v === null || typeof v !== "object") return;
+    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+    for (const [k, x] of entries) walk(x, [...path, k], depth + 1);
+  };
+  walk(ctx.entity, [], 0);
+  const result = { byValue: index, order };
+  entityIndex.set(ctx, result);
+  return result;
+}
+
+/** Every rule that explains the field at `path` in one observation, keyed by a signature; `untimed` when a time changed without request times. */
 export function candidates(
-  f: string,
+  path: Path | string,
   ctx: FieldContext,
   windowMs: number,
-): { cands: Cands; untimed: boolean; counter: boolean } {
-  const v = ctx.entity[f];
+): { cands: Cands; untimed: boolean; counter: boolean; proofs: Set<string> } {
+  const p: Path = typeof path === "string" ? [path] : path;
+  const f = p[p.length - 1]!;
+  const top = p.length === 1;
+  const self = pointerOfPath(p);
+  const v = at(ctx.entity, p);
+  const preHas = ctx.pre !== null && has(ctx.pre, p);
+  const preV = preHas ? at(ctx.pre, p) : undefined;
   const cands: Cands = new Map();
+  /** Signatures this observation proves, for hypotheses others merely fit (a shared sequence). */
+  const proofs = new Set<string>();
   let untimed = false;
   // A created value that is the scope's highest + 1 is a counter (a card's position), never a constant.
-  const before = ctx.create && f !== ctx.idField ? ctx.scopeMax?.get(f) : undefined;
+  const before = top && ctx.create && f !== ctx.idField ? ctx.scopeMax?.get(f) : undefined;
   const counter = before !== undefined && v === before + 1;
   const add = (rule: FieldRule) => {
     const sig =
       rule.kind === "constant"
         ? `constant:${json(rule.value)}`
         : rule.kind === "id_sequence"
-          ? "id_sequence"
+          ? `id_sequence:${rule.sequence ?? ""}`
           : json(rule);
     if (!cands.has(sig)) cands.set(sig, rule);
   };
   if (ctx.request) {
-    const keys = Object.keys(ctx.request).sort((a, b) => Number(b === f) - Number(a === f));
-    for (const k of keys)
-      if (same(v, ctx.request[k], ctx.loose))
-        add({ kind: "from_request", pointer: pointerOf(k), otherwise: { kind: "omit" } });
+    const key = ctx.loose && (typeof v !== "object" || v === null) ? `s:${String(v)}` : json(v);
+    // The request key of the field's own name first, then shallower pointers.
+    const pointers = [...(requestPointers(ctx).get(key) ?? [])].sort(
+      (a, b) =>
+        Number(pathOfPointer(b).at(-1) === f) - Number(pathOfPointer(a).at(-1) === f) ||
+        pathOfPointer(a).length - pathOfPointer(b).length,
+    );
+    for (const pointer of pointers) add({ kind: "from_request", pointer, otherwise: { kind: "omit" } });
   }
-  if (!ctx.create && ctx.pre && f in ctx.pre && same(ctx.pre[f], v, false)) add({ kind: "keep" });
+  if (!ctx.create && preHas && same(preV, v, false)) add({ kind: "keep" });
   if (typeof v === "string" || typeof v === "number")
     for (const [name, pv] of Object.entries(ctx.pathParams))
       if (String(v) === pv) add({ kind: "path_param", name });
   if (
+    top &&
     ctx.create &&
     f === ctx.idField &&
     Number.isInteger(v) &&
     (ctx.maxIntBefore === null || (v as number) > ctx.maxIntBefore)
-  )
+  ) {
+    // One sequence shared with another collection (terms of two taxonomies): the id follows the highest of both.
+    // It is proven by a create whose id is the other's highest + 1 and beyond its own's; others only fit it.
+    const own = ctx.maxIntBefore ?? 0;
+    for (const [other, max] of [...(ctx.otherMax ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (v === Math.max(max, own) + 1 && ctx.collection !== undefined) {
+        const [sequence] = [other, ctx.collection].sort();
+        add({ kind: "id_sequence", start: v, step: 1, sequence });
+        if (max > own) proofs.add(`id_sequence:${sequence}`);
+      }
     add({ kind: "id_sequence", start: (ctx.maxIntBefore ?? 0) + 1, step: 1 });
-  if (isUuid(v) && !(f === ctx.idField && ctx.idSeenBefore) && (ctx.create || ctx.pre?.[f] !== v))
+  }
+  // An update that gives a nested id-named field the collection's next id draws it from the same sequence (a revision).
+  if (
+    !ctx.create &&
+    !top &&
+    ID_KEY.test(f) &&
+    Number.isInteger(v) &&
+    ctx.maxIntBefore !== null &&
+    v === ctx.maxIntBefore + 1 &&
+    preV !== v
+  )
+    add({ kind: "id_sequence", start: v as number, step: 1 });
+  if (isUuid(v) && !(top && f === ctx.idField && ctx.idSeenBefore) && (ctx.create || preV !== v))
     add({ kind: "uuid" });
   const time = readTime(v);
   if (time) {
-    const changed = ctx.create || !ctx.pre || !same(ctx.pre[f], v, false);
+    const changed = ctx.create || !preHas || !same(preV, v, false);
     if (ctx.time === null) untimed ||= changed;
     else {
       const rule = clockRule(time, ctx.time, windowMs);
@@ -110,14 +232,32 @@ export function candidates(
   }
   const today = ctx.time === null ? null : dateClock(v, ctx.time, windowMs);
   if (today) add(today);
-  if (typeof v === "string" || (typeof v === "number" && f !== ctx.idField))
-    for (const [g, gv] of Object.entries(ctx.entity))
-      if (g !== f && same(gv, v, false)) add({ kind: "copy", from: g });
+  if (!ctx.create && typeof v === "number" && typeof preV === "number" && v === preV + 1)
+    add({ kind: "increment", step: 1 });
+  if (isRedactionMarker(v)) add({ kind: "redacted", marker: v });
+  if (typeof v === "string" && !isRedactionMarker(v)) {
+    const parts = matchFormat(v, formatSources(ctx, self));
+    if (parts) add({ kind: "format", parts, otherwise: { kind: "omit" } });
+  }
+  if (typeof v === "string" || (typeof v === "number" && !(top && f === ctx.idField))) {
+    const { byValue, order } = entityPointers(ctx);
+    const mine = order.get(self) ?? Number.POSITIVE_INFINITY;
+    for (const q of byValue.get(json(v)) ?? []) {
+      if (related(q, self) || (order.get(q) ?? 0) >= mine) continue;
+      const tokens = pathOfPointer(q);
+      add(
+        tokens.length === 1
+          ? { kind: "copy", from: tokens[0]! }
+          : { kind: "copy", from: tokens[0]!, pointer: q },
+      );
+    }
+  }
   // A created id is never a constant: every later create would collide with it.
-  const newId = ctx.create && f === ctx.idField;
-  if (!isRedactionMarker(v) && !looksRandom(v) && !((time || today) && ctx.create) && !counter && !newId)
+  const newId = top && ctx.create && f === ctx.idField;
+  // A counter (highest + 1) is told from a constant in inferAt, over every observation.
+  if (!isRedactionMarker(v) && !looksRandom(v) && !((time || today) && ctx.create) && !newId)
     add({ kind: "constant", value: v });
-  return { cands, untimed, counter };
+  return { cands, untimed, counter, proofs };
 }
 
 /** Whole quarter hours, up to ±14 h: the offsets a local time can be at. */
@@ -154,57 +294,168 @@ function dateClock(v: unknown, requestTime: number, windowMs: number): FieldRule
   return days.has(v) ? { kind: "clock", format: "date" } : null;
 }
 
-const PRIORITY = ["from_request", "path_param", "id_sequence", "uuid", "clock", "keep", "copy", "constant"];
+const PRIORITY = [
+  "from_request",
+  "path_param",
+  "id_sequence",
+  "uuid",
+  "clock",
+  "increment",
+  "redacted",
+  "keep",
+  "format",
+  // A value equal to a constant is that constant: a copy is proven only where the source varied and it followed.
+  "constant",
+  "copy",
+];
 
 function rank(rule: FieldRule, create: boolean): number {
   if (!create && rule.kind === "keep") return 0.5;
+  // A shared sequence every create confirmed beats the collection's own (which only says the ids grow).
+  if (rule.kind === "id_sequence" && rule.sequence !== undefined)
+    return PRIORITY.indexOf("id_sequence") - 0.1;
   return PRIORITY.indexOf(rule.kind);
+}
+
+/** The request pointers a rule reads: when a request lacks one, the rule's `otherwise` applies. */
+function requestInputs(rule: FieldRule): string[] {
+  if (rule.kind === "from_request") return [rule.pointer];
+  if (rule.kind === "format") return rule.parts.flatMap((p) => ("request" in p ? [p.request] : []));
+  return [];
 }
 
 /** Combines the per-observation candidates of field `f` into one rule that holds everywhere, or a reason. */
 export function inferFieldRule(f: string, contexts: FieldContext[], windowMs: number): FieldVerdict {
-  const per = contexts.map((ctx) => (f in ctx.entity ? candidates(f, ctx, windowMs) : null));
+  return inferAt([f], contexts, windowMs);
+}
+
+/** True when a rule builds nothing but constants (an object of constants is one constant). */
+function allConstant(rule: FieldRule): boolean {
+  if (rule.kind === "constant") return true;
+  if (rule.kind === "object") return rule.fields.every((f) => allConstant(f.rule));
+  if (rule.kind === "array") return rule.items.every(allConstant);
+  return false;
+}
+
+function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldVerdict {
+  const present = contexts.map((ctx) => has(ctx.entity, path));
+  const per = contexts.map((ctx, i) => (present[i] ? candidates(path, ctx, windowMs) : null));
   const create = contexts[0]?.create ?? true;
   const valid: FieldRule[] = [];
   const sigs = new Map<string, FieldRule>();
   for (const p of per) if (p) for (const [s, r] of p.cands) if (!sigs.has(s)) sigs.set(s, r);
   for (const [sig, rule] of sigs) {
-    if (rule.kind !== "from_request") {
-      if (per.every((p) => p?.cands.has(sig))) valid.push(rule);
+    const inputs = requestInputs(rule);
+    if (inputs.length === 0) {
+      const needsProof = rule.kind === "id_sequence" && rule.sequence !== undefined;
+      if (per.every((p) => p?.cands.has(sig)) && (!needsProof || per.some((p) => p?.proofs.has(sig))))
+        valid.push(rule);
       continue;
     }
-    const key = keyOfPointer(rule.pointer);
     const absent: ({ cands: Cands } | null)[] = [];
-    let present = 0;
+    let sent = 0;
     let holds = true;
     contexts.forEach((ctx, i) => {
-      if (!ctx.request || !(key in ctx.request)) absent.push(per[i] ?? null);
-      else if (per[i]?.cands.has(sig)) present++;
+      if (!ctx.request || inputs.some((q) => readPointer(ctx.request, q) === undefined))
+        absent.push(per[i] ?? null);
+      else if (per[i]?.cands.has(sig)) sent++;
       else holds = false;
     });
-    if (!holds || present === 0) continue;
+    if (!holds || sent === 0) continue;
     const otherwise = fallback(absent, create);
-    if (otherwise) valid.push({ ...rule, otherwise });
+    if (otherwise) valid.push({ ...rule, otherwise } as FieldRule);
   }
+  // Highest + 1 in every create is a counter, or, seen once, a counter or a constant: never that constant.
+  const counted = per.filter(Boolean);
+  const counter = counted.length > 0 && counted.every((p) => p!.counter);
+  if (counter)
+    for (let i = valid.length - 1; i >= 0; i--) if (valid[i]!.kind === "constant") valid.splice(i, 1);
+  const values = contexts.flatMap((c, i) => (present[i] ? [at(c.entity, path)] : []));
+  const nested = path.length < MAX_DEPTH && present.every(Boolean) && structured(values);
   if (valid.length > 0) {
     valid.sort((a, b) => rank(a, create) - rank(b, create));
-    return { ok: true, rule: valid[0]! };
+    // A value a draw gave an earlier field too is that field's copy: drawing again would give another value.
+    const drawn = valid[0]!.kind === "uuid" || valid[0]!.kind === "id_sequence";
+    const best = (drawn && valid.find((r) => r.kind === "copy")) || valid[0]!;
+    // A constant object seen in one shape may hide values that follow the write (`_links` holding the new id).
+    if (best.kind === "constant" && nested) {
+      const s = inferStructure(path, contexts, values, windowMs);
+      if (s.ok && !allConstant(s.rule)) return s;
+    }
+    return { ok: true, rule: best };
   }
-  if (per.some((p) => p?.untimed)) return { ok: false, reason: "untimed_capture" };
-  if (per.some((p) => p?.counter))
-    return { ok: false, reason: "unexplained_field", gap: { kind: "counter" } };
-  const values = contexts.filter((c) => f in c.entity).map((c) => c.entity[f]);
+  if (nested) {
+    const s = inferStructure(path, contexts, values, windowMs);
+    if (s.ok || s.path !== undefined) return s;
+  }
+  const display = path.length > 1 ? { path: path.join(".") } : {};
+  if (per.some((p) => p?.untimed)) return { ok: false, reason: "untimed_capture", ...display };
+  if (counter && counted.length === 1)
+    return { ok: false, reason: "unexplained_field", ambiguous: "counter_or_constant", ...display };
+  if (counter) return { ok: false, reason: "unexplained_field", gap: { kind: "counter" }, ...display };
   const fromRequest = per.some((p) => [...(p?.cands.values() ?? [])].some((r) => r.kind === "from_request"));
-  if (create && f === contexts[0]?.idField && values.every((v) => typeof v === "string" && !isUuid(v)))
+  const top = path.length === 1;
+  if (
+    top &&
+    create &&
+    path[0] === contexts[0]?.idField &&
+    values.every((v) => typeof v === "string" && !isUuid(v))
+  )
     return { ok: false, reason: "unexplained_field", gap: { kind: "string_id" } };
   const token = fromRequest ? null : tokenShape(values);
   if (token)
-    return { ok: false, reason: "unexplained_field", gap: { kind: "token", token, answerOnly: false } };
+    return {
+      ok: false,
+      reason: "unexplained_field",
+      gap: { kind: "token", token, answerOnly: false },
+      ...display,
+    };
   const allExplained = per.every((p) => p !== null && p.cands.size > 0);
   return {
     ok: false,
     reason: allExplained && contexts.length > 1 ? "conflicting_observations" : "unexplained_field",
+    ...display,
   };
+}
+
+/** True when every value is an object, or every value an array of one length (short enough to explain by item). */
+function structured(values: unknown[]): boolean {
+  if (values.length === 0) return false;
+  if (values.every(isObject)) return true;
+  const first = values[0];
+  return (
+    Array.isArray(first) &&
+    first.length > 0 &&
+    first.length <= MAX_ITEMS &&
+    values.every((v) => Array.isArray(v) && v.length === first.length)
+  );
+}
+
+/** An object rule (each key its own rule) or an array rule (each item its own rule), or the first part none explains. */
+function inferStructure(
+  path: Path,
+  contexts: FieldContext[],
+  values: unknown[],
+  windowMs: number,
+): FieldVerdict {
+  if (Array.isArray(values[0])) {
+    const items: FieldRule[] = [];
+    for (let i = 0; i < (values[0] as unknown[]).length; i++) {
+      const verdict = inferAt([...path, String(i)], contexts, windowMs);
+      if (!verdict.ok) return { ...verdict, path: verdict.path ?? [...path, String(i)].join(".") };
+      items.push(verdict.rule);
+    }
+    return { ok: true, rule: { kind: "array", items } };
+  }
+  const keys: string[] = [];
+  for (const v of values) for (const k of Object.keys(v as object)) if (!keys.includes(k)) keys.push(k);
+  const fields: FieldEntry[] = [];
+  for (const k of keys) {
+    const verdict = inferAt([...path, k], contexts, windowMs);
+    if (!verdict.ok) return { ...verdict, path: verdict.path ?? [...path, k].join(".") };
+    fields.push({ field: k, rule: verdict.rule });
+  }
+  return { ok: true, rule: { kind: "object", fields } };
 }
 
 type Otherwise = Extract<FieldRule, { kind: "from_request" }>["otherwise"];

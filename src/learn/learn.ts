@@ -20,6 +20,8 @@ import { type FoundCollection, findCollections } from "./collections.js";
 import { type LearnedCount, learnCountReads } from "./count-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
+import { hiddenPointers } from "./hidden-fields.js";
+import { sequenceStarts } from "./id-sequences.js";
 import { operationExamples } from "./operation-examples.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
@@ -87,9 +89,12 @@ function collectionStates(walk: WalkResult) {
   const stateServed = new Set<Observation>();
   const seed: SeedState = { collections: {} };
   const idSequences: Record<string, number> = {};
+  const hidden = hiddenPointers(walk.writes);
   for (const st of [...walk.states.values()].sort(byName((s) => s.col.name))) {
     const m = collectionModel(st, walk.queries);
-    collections.push(m.collection);
+    const { explain, ...rest } = m.collection;
+    const h = hidden.get(st.col.name);
+    collections.push(h ? { ...rest, hidden: h, explain } : m.collection);
     for (const o of m.stateServed) stateServed.add(o);
     seed.collections[st.col.name] = [...st.scopes.keys()].flatMap((scope) => st.list(scope));
     if (st.col.idKind === "int") idSequences[st.col.name] = (st.maxInt ?? 0) + 1;
@@ -193,7 +198,8 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   const targeted: TargetedWrite[] = groups.flatMap((g) =>
     targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [],
   );
-  const rules = assembleWriteRules(served, targeted, idSequences);
+  const sequences = sequenceStarts(served, idSequences, (c) => walk.states.get(c)?.lastKnown.values() ?? []);
+  const rules = assembleWriteRules(served, targeted, sequences);
   const endpoints = countEndpoints(endpointModels(groups, found, targets, judged, rules, signIns), counted);
   const unrecorded = findUnrecordedBodies(groups);
   warnings.push(...unrecorded.warnings);
@@ -211,7 +217,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
       signIns,
     ),
     clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },
-    id_sequences: idSequences,
+    id_sequences: sequences,
     validations: validations.sort((a, b) =>
       a.tool_name !== b.tool_name ? (a.tool_name < b.tool_name ? -1 : 1) : a.field < b.field ? -1 : 1,
     ),

@@ -34,6 +34,16 @@ function same(a: unknown, b: unknown, loose: boolean): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * True when a read's value agrees with what the write implied: equal, or, for objects, a view of it (every key the
+ * read shows holds the implied value there: a read leaving out `guid.raw` the write answered still agrees).
+ */
+function agrees(read: unknown, implied: unknown, loose: boolean): boolean {
+  if (isObject(read) && isObject(implied))
+    return Object.entries(read).every(([k, v]) => Object.hasOwn(implied, k) && agrees(v, implied[k], loose));
+  return same(read, implied, loose);
+}
+
 /** Sets the result of writes waiting on one entity, by a read that showed it (`e`) or showed it gone (null), latest write first. */
 export function judgeReadBack(list: WriteObservation[], e: Entity | null, idField: string): void {
   const claimed = new Set<string>();
@@ -57,7 +67,7 @@ export function judgeReadBack(list: WriteObservation[], e: Entity | null, idFiel
     const changes = (k: string) =>
       w.target.kind === "create" || !w.pre || !(k in w.pre) || !same(w.pre[k], w.expect.get(k)!.value, false);
     const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e && changes(k));
-    const bad = compared.find((k) => !same(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
+    const bad = compared.find((k) => !agrees(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
     const laterClaims = new Set(claimed);
     for (const k of w.expect.keys()) claimed.add(k);
     if (bad !== undefined) {

@@ -1,10 +1,15 @@
 /**
  * Learns what a served write answers with, from every confirmed
- * observation: nothing, the entity itself, the entity under one key, or a
- * template of constants and entity fields (`{deleted: true, id}`). An answer
- * field that is neither makes the write withheld as `unexplained_field`.
+ * observation: nothing, a view of the entity (all of it, or without what the
+ * answer never shows: a create answering only `{id}`), the entity under one
+ * key with fixed siblings (`{deleted: true, previous: {...}}`, `{data: {...},
+ * meta}`), or a template of constants and entity fields (`{deleted: true,
+ * id}`). An answer field that is none of these makes the write withheld as
+ * `unexplained_field`.
  */
 import type { Entity, WriteResponse } from "../model/model-schema.js";
+import { missingPointers } from "../util/entity-view.js";
+import { readPointer } from "../util/json-pointer.js";
 import { isObject, looksRandom, type TokenShape, tokenShape } from "./value-kinds.js";
 
 /** One observation's answer and the entity it is about. */
@@ -18,13 +23,53 @@ export interface AnswerCase {
 
 const json = (v: unknown) => JSON.stringify(v);
 
-function isEntityAnswer(body: unknown, entity: Entity): boolean {
-  if (!isObject(body)) return false;
-  const keys = Object.keys(body);
-  return (
-    keys.length === Object.keys(entity).length &&
-    keys.every((k) => k in entity && json(body[k]) === json(entity[k]))
-  );
+/** True when every key of `body` holds the entity's value there (objects compared key by key: a view of it). */
+function isViewOf(body: unknown, entity: unknown): boolean {
+  if (!isObject(body) || !isObject(entity)) return json(body) === json(entity);
+  return Object.entries(body).every(([k, v]) => Object.hasOwn(entity, k) && isViewOf(v, entity[k]));
+}
+
+/**
+ * The pointers every answer leaves out of its entity, when each answer is a view of its entity and none shows a
+ * pointer another leaves out; null otherwise.
+ */
+function commonView(bodies: unknown[], entities: Entity[]): string[] | null {
+  if (!bodies.every((b, i) => isObject(b) && isViewOf(b, entities[i]))) return null;
+  const omit = [...new Set(bodies.flatMap((b, i) => missingPointers(entities[i], b)))].sort();
+  return bodies.every((b) => omit.every((p) => readPointer(b, p) === undefined)) ? omit : null;
+}
+
+const withOmit = (omit: string[]) => (omit.length > 0 ? { omit } : {});
+
+/** The answer under one key of a fixed body (`{deleted: true, previous: <entity>}`), or null. */
+function keyedView(cases: AnswerCase[]): WriteResponse | null {
+  const first = cases[0]!.body;
+  if (!isObject(first)) return null;
+  for (const key of Object.keys(first)) {
+    if (!cases.every((c) => isObject(c.body) && Object.hasOwn(c.body, key))) continue;
+    const omit = commonView(
+      cases.map((c) => (c.body as Entity)[key]),
+      cases.map((c) => c.entity),
+    );
+    if (omit === null) continue;
+    const keys = Object.keys(first);
+    const fixed = keys.every(
+      (k) =>
+        k === key ||
+        cases.every(
+          (c) =>
+            isObject(c.body) &&
+            Object.keys(c.body).length === keys.length &&
+            json(c.body[k]) === json(first[k]) &&
+            !looksRandom(first[k]),
+        ),
+    );
+    if (!fixed) continue;
+    if (keys.length === 1) return { kind: "wrapped", key, ...withOmit(omit) };
+    const body = Object.fromEntries(keys.map((k) => [k, k === key ? null : first[k]]));
+    return { kind: "template", body, fields: [], entity_key: key, ...withOmit(omit) };
+  }
+  return null;
 }
 
 /** The response rule, or the answer field no rule explains. */
@@ -32,17 +77,13 @@ export function learnResponse(
   cases: AnswerCase[],
 ): { ok: true; response: WriteResponse } | { ok: false; field: string; token?: TokenShape } {
   if (cases.every((c) => c.body === undefined)) return { ok: true, response: { kind: "empty" } };
-  if (cases.every((c) => isEntityAnswer(c.body, c.entity))) return { ok: true, response: { kind: "entity" } };
-  const first = cases[0]!.body;
-  if (isObject(first) && Object.keys(first).length === 1) {
-    const key = Object.keys(first)[0]!;
-    if (
-      cases.every(
-        (c) => isObject(c.body) && Object.keys(c.body).length === 1 && isEntityAnswer(c.body[key], c.entity),
-      )
-    )
-      return { ok: true, response: { kind: "wrapped", key } };
-  }
+  const omit = commonView(
+    cases.map((c) => c.body),
+    cases.map((c) => c.entity),
+  );
+  if (omit !== null) return { ok: true, response: { kind: "entity", ...withOmit(omit) } };
+  const keyed = keyedView(cases);
+  if (keyed) return { ok: true, response: keyed };
   if (!cases.every((c) => isObject(c.body))) return { ok: false, field: "" };
   const keys = new Set<string>();
   for (const c of cases) for (const k of Object.keys(c.body as Entity)) keys.add(k);

@@ -8,6 +8,7 @@
 import { countOf } from "../model/count-read.js";
 import type { Entity } from "../model/model-schema.js";
 import { queryLeaves } from "../model/query-language.js";
+import { unionView } from "../util/entity-view.js";
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
@@ -27,6 +28,8 @@ export interface WriteObservation {
   /** The entity the write answered with (null when the answer carried none). */
   answered: Entity | null;
   maxIntBefore: number | null;
+  /** For creates: the highest integer id each other collection had shown before it (a sequence they may share). */
+  otherMaxBefore: ReadonlyMap<string, number> | null;
   /** For creates: the highest integer value of each field seen in the new entity's scope before it. */
   scopeMaxBefore: ReadonlyMap<string, number> | null;
   idSeenBefore: boolean;
@@ -119,6 +122,16 @@ function queryRead(
   const held = new Set(base.map((e) => st.idOf(e)));
   for (const e of answer) if (!held.has(st.idOf(e)) && st.idOf(e) !== null) base.push(e);
   return { leaves: queryLeaves(o.query), base, answer, total, idField: st.col.idField, defaultFilter: [] };
+}
+
+/**
+ * The entity as known before a write: its last read (or answer), with what only its last write answer showed
+ * (the fields reads leave out).
+ */
+function before(st: CollectionState, id: string): Entity | null {
+  const known = st.entities.get(id) ?? st.lastKnown.get(id) ?? null;
+  const answer = st.lastAnswer.get(id);
+  return known && answer && known !== answer ? unionView(known, answer) : known;
 }
 
 /** The walk's state between observations: the collections, the writes waiting for a read, what was learned. */
@@ -235,6 +248,13 @@ class Walk {
     }
   }
 
+  /** The highest integer id of every other collection with integer ids, by name. */
+  private otherMax(own: CollectionState): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [name, st] of this.states) if (st !== own && st.maxInt !== null) out.set(name, st.maxInt);
+    return out;
+  }
+
   /** A successful write of a target: noted with what was known before it, then waiting for its read-back. */
   private write(o: Observation, body: unknown): void {
     const target = this.targets.get(o.endpoint.key);
@@ -250,9 +270,10 @@ class Walk {
       obs: o,
       target,
       id,
-      pre: id === null ? null : (st.entities.get(id) ?? st.lastKnown.get(id) ?? null),
+      pre: id === null ? null : before(st, id),
       answered,
       maxIntBefore: st.maxInt,
+      otherMaxBefore: target.kind === "create" ? this.otherMax(st) : null,
       scopeMaxBefore:
         target.kind === "create" ? new Map(st.scopeMax.get(createScope(st, o, answered)) ?? []) : null,
       idSeenBefore: id !== null && st.everSeen.has(id),
@@ -262,7 +283,10 @@ class Walk {
       expect: target.kind === "delete" ? new Map() : writeExpectations(o, answered),
     };
     if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
-    if (id !== null && answered && st.col.idField in answered) st.lastKnown.set(id, answered);
+    if (id !== null && answered && st.col.idField in answered) {
+      st.lastKnown.set(id, answered);
+      st.lastAnswer.set(id, answered);
+    }
     this.writes.push(w);
     if (id !== null) this.wait(st, id, w);
     else if (target.kind === "create" && isRedirect(o.status)) {

@@ -118,7 +118,7 @@ describe("withheld reasons", () => {
     expect(coverage.next).toBe(coverage.writes.withheld[1]!.hint);
   });
 
-  it("unexplained_field: a per-scope counter seen once is not learned as a constant", () => {
+  it("unexplained_field: highest + 1 seen once is a counter or a constant, and a second create tells", () => {
     const seed = [
       { id: 10, title: "A", position: 1 },
       { id: 20, title: "B", position: 2 },
@@ -133,10 +133,49 @@ describe("withheld reasons", () => {
       [
         "post_things",
         "unexplained_field",
+        'Field "position" in POST /api/things was the highest value seen in its scope + 1 in the only POST /api/things recorded, which a counter and a constant both fit; record another POST /api/things, followed by a GET /api/things, so its value shows which',
+        true,
+      ],
+    ]);
+  });
+
+  it("unexplained_field: a per-scope counter every create confirms is never learned as a constant", () => {
+    const seed = [
+      { id: 10, title: "A", position: 1 },
+      { id: 20, title: "B", position: 2 },
+    ];
+    const c = { id: 21, title: "C", position: 3 };
+    const d = { id: 22, title: "D", position: 4 };
+    const { coverage } = learnSpecs([
+      list(seed),
+      create({ req: { title: "C" }, res: c }),
+      list([...seed, c]),
+      create({ req: { title: "D" }, res: d }),
+      list([...seed, c, d]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_things",
+        "unexplained_field",
         'Field "position" in POST /api/things counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant',
         false,
       ],
     ]);
+  });
+
+  it("a value that is highest + 1 once and then repeats is a constant, not a counter", () => {
+    const seed = [{ id: 10, title: "A", author: 0 }];
+    const c = { id: 11, title: "C", author: 1 };
+    const d = { id: 12, title: "D", author: 1 };
+    const { model } = learnSpecs([
+      list(seed),
+      create({ req: { title: "C" }, res: c }),
+      list([...seed, c]),
+      create({ req: { title: "D" }, res: d }),
+      list([...seed, c, d]),
+    ]);
+    const rule = model.write_rules.find((r) => r.tool_name === "post_things")!;
+    expect(rule.fields.find((f) => f.field === "author")!.rule).toEqual({ kind: "constant", value: 1 });
   });
 
   it("untimed_capture: the app stamps a time and the records have none", () => {

@@ -18,6 +18,8 @@ export interface HintContext {
   gap?: UnclosableGap;
   statuses?: number[];
   mime?: string | null;
+  /** Two rules fit the only observation: what a second one would tell apart. */
+  ambiguous?: "counter_or_constant";
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -33,6 +35,8 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
       `${w} changes no collection the recording read: if it writes entities, record a GET of their list (such as ${c.readBack}) before and after it, so its effect can be read back; an action no read can show stays withheld`,
     unexplained_field: () => {
       const g = c.gap;
+      if (c.ambiguous === "counter_or_constant")
+        return `Field "${c.field}" in ${w} was the highest value seen in its scope + 1 in the only ${w} recorded, which a counter and a constant both fit; record another ${w}, followed by a ${c.readBack}, so its value shows which`;
       if (g?.kind === "counter")
         return `Field "${c.field}" in ${w} counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant`;
       if (g?.kind === "string_id")

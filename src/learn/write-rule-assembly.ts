@@ -7,10 +7,23 @@
  * always says what the finished rule does (definitions apart from the
  * runtime that executes them, as in mockttp).
  */
-import type { WriteRule } from "../model/model-schema.js";
+import type { FieldRule, WriteRule } from "../model/model-schema.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
 import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-fields.js";
+
+/** A rule tree whose id sequences start where their counters continue (`sequence`, else the collection's). */
+function withStarts(rule: FieldRule, collection: string, next: Readonly<Record<string, number>>): FieldRule {
+  if (rule.kind === "id_sequence") return { ...rule, start: next[rule.sequence ?? collection] ?? rule.start };
+  if (rule.kind === "object")
+    return {
+      kind: "object",
+      fields: rule.fields.map((f) => ({ field: f.field, rule: withStarts(f.rule, collection, next) })),
+    };
+  if (rule.kind === "array")
+    return { kind: "array", items: rule.items.map((r) => withStarts(r, collection, next)) };
+  return rule;
+}
 
 /** The finished rule of every served write, by its endpoint. */
 export function assembleWriteRules(
@@ -21,11 +34,10 @@ export function assembleWriteRules(
   const widened = widenSettable(served, targeted);
   return new Map(
     served.map((w) => {
-      const fields = (widened.get(w) ?? w.rule.fields).map((f) =>
-        f.rule.kind === "id_sequence"
-          ? { field: f.field, rule: { ...f.rule, start: idSequences[w.rule.collection] ?? f.rule.start } }
-          : f,
-      );
+      const fields = (widened.get(w) ?? w.rule.fields).map((f) => ({
+        field: f.field,
+        rule: withStarts(f.rule, w.rule.collection, idSequences),
+      }));
       const rule = { ...w.rule, fields };
       return [w.group, { ...rule, explain: explainWrite(rule, w.group.method, w.group.template) }];
     }),

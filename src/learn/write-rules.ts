@@ -5,12 +5,14 @@
  * the answer, fit a rule. The draft becomes a rule in write-rule-assembly.ts,
  * where what other writes prove is added and the rule is explained.
  */
-import type { Withheld, WriteRule } from "../model/model-schema.js";
+import type { Entity, Withheld, WriteRule } from "../model/model-schema.js";
+import { unionView } from "../util/entity-view.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
 import { isRedirect, locationTemplate } from "./redirect-location.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
+import { simplifyFields } from "./simplify-rules.js";
 import type { WriteObservation } from "./state-walk.js";
 import { isObject } from "./value-kinds.js";
 import { withheld } from "./withheld-hint.js";
@@ -97,11 +99,19 @@ function confirmedWrites(
   return { confirmed, target };
 }
 
+/**
+ * The entity after a confirmed write: what its read-back shows, with what only the answer showed (the app
+ * answers the writer more than its reads show: WordPress's `title.raw`, `password`).
+ */
+export function afterWrite(w: WriteObservation): Entity {
+  return w.answered && w.readBack ? unionView(w.readBack, w.answered) : w.readBack!;
+}
+
 /** What each confirmed write offers to explain the fields of the entity it wrote. */
 function fieldContexts(target: WriteTarget, confirmed: WriteObservation[]): FieldContext[] {
   const col = target.collection;
   return confirmed.map((w) => ({
-    entity: target.kind === "delete" ? (w.pre ?? { [col.idField]: w.id }) : w.readBack!,
+    entity: target.kind === "delete" ? (w.pre ?? { [col.idField]: w.id }) : afterWrite(w),
     request:
       w.obs.request.kind === "json" && isObject(w.obs.request.value)
         ? w.obs.request.value
@@ -113,6 +123,8 @@ function fieldContexts(target: WriteTarget, confirmed: WriteObservation[]): Fiel
     pre: w.pre,
     time: w.obs.time,
     maxIntBefore: w.maxIntBefore,
+    otherMax: w.otherMaxBefore,
+    collection: col.name,
     scopeMax: w.scopeMaxBefore,
     idSeenBefore: w.idSeenBefore,
     idField: col.idField,
@@ -123,6 +135,7 @@ function fieldContexts(target: WriteTarget, confirmed: WriteObservation[]): Fiel
 /** The rule of every field of the written entities (none for a delete), or the first field no rule explains. */
 function fieldRules(
   target: WriteTarget,
+  confirmed: WriteObservation[],
   contexts: FieldContext[],
   opts: LearnOptions,
   base: Base,
@@ -131,19 +144,28 @@ function fieldRules(
   if (target.kind === "delete") return { fields };
   const names: string[] = [];
   for (const c of contexts) for (const k of Object.keys(c.entity)) if (!names.includes(k)) names.push(k);
+  // Every field is judged: a gap no recording can close wins over one a recording could (it decides the hint).
+  let refused: Withheld | null = null;
   for (const f of names) {
     const verdict = inferFieldRule(f, contexts, opts.clockWindowMs);
-    if (!verdict.ok)
-      return {
-        withheld: withheld(verdict.reason, {
-          ...base,
-          field: f,
-          ...(verdict.gap ? { gap: verdict.gap } : {}),
-        }),
-      };
+    if (!verdict.ok) {
+      // A token no read-back shows is one only the answer carries (an etag).
+      const shown = confirmed.some((w) => w.readBack && Object.hasOwn(w.readBack, f));
+      const gap =
+        verdict.gap?.kind === "token" && !shown ? { ...verdict.gap, answerOnly: true } : verdict.gap;
+      const w = withheld(verdict.reason, {
+        ...base,
+        field: verdict.path ?? f,
+        ...(gap ? { gap } : {}),
+        ...(verdict.ambiguous ? { ambiguous: verdict.ambiguous } : {}),
+      });
+      if (!refused || (refused.closable && !w.closable)) refused = w;
+      continue;
+    }
     fields.push({ field: f, rule: verdict.rule });
   }
-  return { fields };
+  if (refused) return { withheld: refused };
+  return { fields: simplifyFields(fields) };
 }
 
 /** The answer rule and the redirect Location every confirmed write shares, or why they do not fit one rule. */
@@ -195,7 +217,7 @@ export function learnWrite(
   if ("withheld" in judged) return no(judged.withheld);
   const { confirmed, target: written } = judged;
   const contexts = fieldContexts(written, confirmed);
-  const fields = fieldRules(written, contexts, opts, base);
+  const fields = fieldRules(written, confirmed, contexts, opts, base);
   if ("withheld" in fields) return no(fields.withheld);
   const answer = answerRule(written, confirmed, contexts, base);
   if ("withheld" in answer) return no(answer.withheld);

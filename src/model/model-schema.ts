@@ -246,55 +246,154 @@ export const CollectionSchema = z.strictObject({
       default_filter: z.array(z.strictObject({ field: z.string(), value: z.unknown() })),
     })
     .optional(),
+  /**
+   * RFC 6901 pointers of what writes answer but reads never show (`/title/raw`, `/password`): the state keeps
+   * them, reads leave them out. Absent: none (older models read).
+   */
+  hidden: z.array(z.string()).optional(),
   explain: z.string(),
 });
 
-/** How one field of a written entity gets its value. */
-export const FieldRuleSchema = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("from_request"),
-    /** RFC 6901 pointer into the request body (parsed JSON, or the form as an object of strings). */
-    pointer: z.string(),
-    /** When the request lacks the pointer: a constant, keep the old value, or leave the field out. */
-    otherwise: z.discriminatedUnion("kind", [
-      z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
-      z.strictObject({ kind: z.literal("keep") }),
-      z.strictObject({ kind: z.literal("omit") }),
-    ]),
-    /**
-     * Present when no observation of this write sent the field but another confirmed write of the collection
-     * takes it from the request (`POST /api/items`): the field is client-settable, so a request that sends it sets
-     * it. Absent for rules the write's own observations prove (so older models read).
-     */
-    settable_by: z.string().optional(),
-  }),
-  z.strictObject({ kind: z.literal("id_sequence"), start: z.number().int(), step: z.number().int() }),
-  z.strictObject({ kind: z.literal("uuid") }),
-  z.strictObject({
-    kind: z.literal("clock"),
-    /** `date` is a calendar date (`2026-12-01`) of the episode clock. */
-    format: z.enum(["iso", "epoch_ms", "epoch_s", "date"]),
-    /**
-     * ISO only: the layout the app writes (`YYYY-MM-DDTHH:mm:ss`, `YYYY-MM-DD HH:mm:ss.SSSSSSZ`, `…+HH:MM`); absent
-     * means `YYYY-MM-DDTHH:mm:ss.SSSZ` (so older models read).
-     */
-    layout: z.string().optional(),
-    /** The app's offset in minutes east of UTC, for a local time without a zone or a stated `+HH:MM`; absent is 0. */
-    offset_min: z.number().int().optional(),
-  }),
+/** When the request lacks what a rule reads from it: a constant, keep the old value, or leave the field out. */
+export const OtherwiseSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
-  z.strictObject({ kind: z.literal("copy"), from: z.string() }),
-  z.strictObject({ kind: z.literal("path_param"), name: z.string() }),
   z.strictObject({ kind: z.literal("keep") }),
+  z.strictObject({ kind: z.literal("omit") }),
 ]);
+
+/** A value transform a `format` part applies: `slug` is lower case, runs of anything but letters and digits `-`. */
+export const TransformSchema = z.enum(["slug"]);
+
+/** One part of a `format` rule: literal text, or a value of the request, the written entity or a path param. */
+export const FormatPartSchema = z.union([
+  z.strictObject({ text: z.string() }),
+  /** RFC 6901 pointer into the request body. */
+  z.strictObject({ request: z.string(), transform: TransformSchema.optional() }),
+  /** RFC 6901 pointer into the entity after the write. */
+  z.strictObject({ entity: z.string(), transform: TransformSchema.optional() }),
+  z.strictObject({ param: z.string() }),
+]);
+
+/** A field of a written entity (or of an object inside it) and the rule that gives it its value. */
+export interface FieldEntry {
+  field: string;
+  rule: FieldRule;
+}
+
+/** How one field of a written entity gets its value. */
+export type FieldRule =
+  | {
+      kind: "from_request";
+      pointer: string;
+      otherwise: z.infer<typeof OtherwiseSchema>;
+      settable_by?: string;
+    }
+  | { kind: "id_sequence"; start: number; step: number; sequence?: string }
+  | { kind: "uuid" }
+  | {
+      kind: "clock";
+      format: "iso" | "epoch_ms" | "epoch_s" | "date";
+      layout?: string;
+      offset_min?: number;
+    }
+  | { kind: "constant"; value: unknown }
+  | { kind: "copy"; from: string; pointer?: string }
+  | { kind: "path_param"; name: string }
+  | { kind: "keep" }
+  | { kind: "object"; fields: FieldEntry[] }
+  | { kind: "array"; items: FieldRule[] }
+  | { kind: "format"; parts: z.infer<typeof FormatPartSchema>[]; otherwise: z.infer<typeof OtherwiseSchema> }
+  | { kind: "increment"; step: number }
+  | { kind: "redacted"; marker: string };
+
+export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
+  z.discriminatedUnion("kind", [
+    z.strictObject({
+      kind: z.literal("from_request"),
+      /** RFC 6901 pointer into the request body (parsed JSON, or the form as an object of strings); may be nested. */
+      pointer: z.string(),
+      /** When the request lacks the pointer: a constant, keep the old value, or leave the field out. */
+      otherwise: OtherwiseSchema,
+      /**
+       * Present when no observation of this write sent the field but another confirmed write of the collection
+       * takes it from the request (`POST /api/items`): the field is client-settable, so a request that sends it sets
+       * it. Absent for rules the write's own observations prove (so older models read).
+       */
+      settable_by: z.string().optional(),
+    }),
+    z.strictObject({
+      kind: z.literal("id_sequence"),
+      start: z.number().int(),
+      step: z.number().int(),
+      /**
+       * The counter drawn from, a key of `model.id_sequences`: absent means the rule's collection; another
+       * collection's name when the two share one sequence (a tag created after a category takes the next id).
+       */
+      sequence: z.string().optional(),
+    }),
+    z.strictObject({ kind: z.literal("uuid") }),
+    z.strictObject({
+      kind: z.literal("clock"),
+      /** `date` is a calendar date (`2026-12-01`) of the episode clock. */
+      format: z.enum(["iso", "epoch_ms", "epoch_s", "date"]),
+      /**
+       * ISO only: the layout the app writes (`YYYY-MM-DDTHH:mm:ss`, `YYYY-MM-DD HH:mm:ss.SSSSSSZ`, `…+HH:MM`); absent
+       * means `YYYY-MM-DDTHH:mm:ss.SSSZ` (so older models read).
+       */
+      layout: z.string().optional(),
+      /** The app's offset in minutes east of UTC, for a local time without a zone or a stated `+HH:MM`; absent is 0. */
+      offset_min: z.number().int().optional(),
+    }),
+    z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
+    z.strictObject({
+      kind: z.literal("copy"),
+      /** The top-level field copied (or holding the copied value, with `pointer`). */
+      from: z.string(),
+      /** RFC 6901 pointer into the entity after the write when the value is nested (`/content/rendered`). */
+      pointer: z.string().optional(),
+    }),
+    z.strictObject({ kind: z.literal("path_param"), name: z.string() }),
+    z.strictObject({ kind: z.literal("keep") }),
+    /** An object built key by key, each with its own rule (`title: {raw: from the request, rendered: …}`). */
+    z.strictObject({
+      kind: z.literal("object"),
+      fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
+    }),
+    /** An array of a fixed length, each item with its own rule (`self: [{href: …}]`). */
+    z.strictObject({ kind: z.literal("array"), items: z.array(FieldRuleSchema) }),
+    /** A string assembled from parts (`http://host/?p=` + the entity's id); `otherwise` when a request part is absent. */
+    z.strictObject({
+      kind: z.literal("format"),
+      parts: z.array(FormatPartSchema),
+      otherwise: OtherwiseSchema,
+    }),
+    /** The old value plus `step` (a revision count). */
+    z.strictObject({ kind: z.literal("increment"), step: z.number() }),
+    /** A value the recording redacted: the twin answers the marker, never a guess at the secret. */
+    z.strictObject({ kind: z.literal("redacted"), marker: z.string() }),
+  ]),
+);
+
+/** RFC 6901 pointers of the entity a view leaves out (the answer shows the rest). Absent: none (older models read). */
+const OmitSchema = z.array(z.string()).optional();
 
 /** What a served write answers with. */
 export const WriteResponseSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("entity") }),
+  /** The entity after the write, without `omit` (a create answering only `{id}` omits everything else). */
+  z.strictObject({ kind: z.literal("entity"), omit: OmitSchema }),
   z.strictObject({ kind: z.literal("empty") }),
-  z.strictObject({ kind: z.literal("wrapped"), key: z.string() }),
-  /** A fixed JSON body, except that `fields` name keys copied from the entity (`{deleted: true, id}`). */
-  z.strictObject({ kind: z.literal("template"), body: z.unknown(), fields: z.array(z.string()) }),
+  z.strictObject({ kind: z.literal("wrapped"), key: z.string(), omit: OmitSchema }),
+  /**
+   * A fixed JSON body, except that `fields` name keys copied from the entity (`{deleted: true, id}`), and
+   * `entity_key` (when present) holds the entity without `omit` (`{deleted: true, previous: <entity>}`).
+   */
+  z.strictObject({
+    kind: z.literal("template"),
+    body: z.unknown(),
+    fields: z.array(z.string()),
+    entity_key: z.string().optional(),
+    omit: OmitSchema,
+  }),
 ]);
 
 export const WriteRuleSchema = z.strictObject({
@@ -494,7 +593,6 @@ export type Collection = z.infer<typeof CollectionSchema>;
 export type QueryRule = z.infer<typeof QueryRuleSchema>;
 export type QuerySegment = z.infer<typeof QuerySegmentSchema>;
 export type CannedResponse = z.infer<typeof CannedResponseSchema>;
-export type FieldRule = z.infer<typeof FieldRuleSchema>;
 export type WriteResponse = z.infer<typeof WriteResponseSchema>;
 export type WriteRule = z.infer<typeof WriteRuleSchema>;
 export type ValidationRule = z.infer<typeof ValidationRuleSchema>;

@@ -42,3 +42,32 @@ export function readPointer(value: unknown, pointer: string): unknown {
   }
   return cur;
 }
+
+/** The pointer to a path of keys and array indices: `["title", "raw"]` → `/title/raw`. */
+export function pointerOfPath(path: readonly (string | number)[]): string {
+  return path.map((k) => `/${escapePointerToken(String(k))}`).join("");
+}
+
+/** The keys of a pointer: `/a~1b/0` → `["a/b", "0"]` (the empty pointer has none). */
+export function pathOfPointer(pointer: string): string[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapePointerToken);
+}
+
+/**
+ * Every value inside `value` with its pointer, parents before children, to `maxDepth` levels (objects and
+ * arrays included, the root excluded): what a rule can take from a request body or copy from an entity.
+ */
+export function pointerEntries(value: unknown, maxDepth = 6): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  const walk = (v: unknown, at: string, depth: number) => {
+    if (depth >= maxDepth || v === null || typeof v !== "object") return;
+    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+    for (const [k, x] of entries) {
+      const p = `${at}/${escapePointerToken(k)}`;
+      out.push([p, x]);
+      walk(x, p, depth + 1);
+    }
+  };
+  walk(value, "", 0);
+  return out;
+}

@@ -1,6 +1,9 @@
-/** The clock written as the rule asks: the app's layout, offset and dates. */
+/** Field rules evaluated into an entity: the clock as the app writes it, objects, arrays, formats, copies. */
 import { describe, expect, it } from "vitest";
-import { formatClock } from "./apply-field-rules.js";
+import type { Entity, FieldEntry, FieldRule, Model } from "../../model/model-schema.js";
+import { applyFieldRules, formatClock, type RuleContext } from "./apply-field-rules.js";
+import { createEpisode } from "./create-episode.js";
+import type { Episode } from "./twin-types.js";
 
 describe("formatClock", () => {
   const ms = Date.UTC(2026, 11, 1, 8, 9, 8, 441);
@@ -16,5 +19,115 @@ describe("formatClock", () => {
     expect(formatClock(ms, { format: "date" })).toBe("2026-12-01");
     expect(formatClock(ms, { format: "epoch_ms" })).toBe(ms);
     expect(formatClock(ms, { format: "epoch_s" })).toBe(Math.floor(ms / 1000));
+  });
+});
+
+describe("applyFieldRules", () => {
+  const model: Model = {
+    schema_version: 1,
+    app_origin: "http://127.0.0.1:4010",
+    endpoints: [],
+    collections: [],
+    write_rules: [],
+    replays: [],
+    clock: { last_time_ms: Date.UTC(2026, 11, 1, 8, 9, 8), step_ms: 1000 },
+    id_sequences: { cats: 9 },
+  };
+  const episode = (): Episode => createEpisode(model, { collections: {} }, { episodeId: "t" });
+  const ctx = (body: unknown, old: Entity | null = null): RuleContext => ({
+    episode: episode(),
+    collection: "tags",
+    body: { kind: "json", value: body },
+    params: { id: "9" },
+    old,
+  });
+  const fr = (pointer: string): FieldRule => ({ kind: "from_request", pointer, otherwise: { kind: "keep" } });
+
+  it("builds objects and arrays part by part, and strings from the entity's values once they are known", () => {
+    const fields: FieldEntry[] = [
+      { field: "id", rule: { kind: "id_sequence", start: 1, step: 1, sequence: "cats" } },
+      { field: "title", rule: { kind: "object", fields: [{ field: "raw", rule: fr("/post/title") }] } },
+      {
+        field: "links",
+        rule: {
+          kind: "array",
+          items: [
+            {
+              kind: "object",
+              fields: [
+                {
+                  field: "href",
+                  rule: {
+                    kind: "format",
+                    parts: [{ text: "/tags/" }, { entity: "/id" }],
+                    otherwise: { kind: "omit" },
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      },
+      {
+        field: "slug",
+        rule: {
+          kind: "format",
+          parts: [{ request: "/post/title", transform: "slug" }],
+          otherwise: { kind: "omit" },
+        },
+      },
+      { field: "label", rule: { kind: "copy", from: "title", pointer: "/title/raw" } },
+      { field: "password", rule: { kind: "redacted", marker: "[REDACTED:field:password]" } },
+    ];
+    const c = ctx({ post: { title: "Big News!" } });
+    expect(applyFieldRules(fields, c, false)).toEqual({
+      id: 9,
+      title: { raw: "Big News!" },
+      links: [{ href: "/tags/9" }],
+      slug: "big-news",
+      label: "Big News!",
+      password: "[REDACTED:field:password]",
+    });
+    expect(c.episode.id_sequences).toEqual({ cats: 10 });
+  });
+
+  it("keeps, increments, and falls back when the request lacks what a format reads", () => {
+    const old = { id: 9, title: { raw: "A", rendered: "A" }, revisions: 2, slug: "a" };
+    const fields: FieldEntry[] = [
+      {
+        field: "title",
+        rule: {
+          kind: "object",
+          fields: [
+            { field: "raw", rule: fr("/title") },
+            { field: "rendered", rule: fr("/title") },
+          ],
+        },
+      },
+      { field: "revisions", rule: { kind: "increment", step: 1 } },
+      {
+        field: "slug",
+        rule: {
+          kind: "format",
+          parts: [{ request: "/title", transform: "slug" }],
+          otherwise: { kind: "keep" },
+        },
+      },
+    ];
+    expect(applyFieldRules(fields, ctx({ other: 1 }, old), true)).toEqual({
+      id: 9,
+      title: { raw: "A", rendered: "A" },
+      revisions: 3,
+      slug: "a",
+    });
+  });
+
+  it("leaves out copies that go round in a circle rather than loop", () => {
+    const fields: FieldEntry[] = [
+      { field: "a", rule: { kind: "copy", from: "b" } },
+      { field: "b", rule: { kind: "copy", from: "a" } },
+      { field: "c", rule: { kind: "constant", value: 1 } },
+    ];
+    expect(applyFieldRules(fields, ctx({}), false)).toEqual({ c: 1 });
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Evaluates the learned field rules of a write into a new entity: values from
- * the request, the episode's id sequence, PRNG and clock, constants, path
- * params, the old value, and copies of other fields (evaluated last).
+ * the request, the episode's id sequences, PRNG and clock, constants, path
+ * params, the old value (or the old value plus a step), objects and arrays
+ * built part by part, and — once everything else is known — copies of other
+ * fields and strings assembled from the entity's values (`format`).
  */
 import type { Entity, FieldRule } from "../../model/model-schema.js";
+import { pointerOf, readPointer } from "../../util/json-pointer.js";
+import { slugify } from "../../util/slug.js";
 import { DEFAULT_LAYOUT, formatDate, formatIsoTime } from "../../util/time-layout.js";
-import { readPointer } from "./json-text.js";
 import { nextUuid } from "./prng.js";
 import type { Episode, TwinRequestBody } from "./twin-types.js";
 
@@ -19,6 +22,11 @@ export interface RuleContext {
 }
 
 const ABSENT = Symbol("absent");
+
+/** A copy or format, resolved after every other field (it reads the entity being built). */
+class Deferred {
+  constructor(readonly rule: Extract<FieldRule, { kind: "copy" | "format" }>) {}
+}
 
 /** The request body as the object pointers read: parsed JSON, or the form's first value per name. */
 export function bodyObject(body: TwinRequestBody): unknown {
@@ -42,22 +50,30 @@ export function formatClock(ms: number, rule: Omit<ClockRule, "kind">): string |
   return formatIsoTime(ms, rule.layout ?? DEFAULT_LAYOUT, rule.offset_min ?? 0);
 }
 
-function keepOld(ctx: RuleContext, field: string): unknown {
-  return ctx.old && Object.hasOwn(ctx.old, field) ? structuredClone(ctx.old[field]) : ABSENT;
+type Otherwise = Extract<FieldRule, { kind: "from_request" }>["otherwise"];
+
+function otherwise(o: Otherwise, old: unknown): unknown {
+  if (o.kind === "constant") return structuredClone(o.value);
+  return o.kind === "keep" && old !== ABSENT ? structuredClone(old) : ABSENT;
 }
 
-function evaluate(rule: FieldRule, field: string, ctx: RuleContext): unknown {
+/** The old value at a key of an old object (ABSENT when there is none). */
+function child(old: unknown, key: string): unknown {
+  if (old === null || typeof old !== "object") return ABSENT;
+  if (Array.isArray(old)) return /^\d+$/.test(key) && Number(key) < old.length ? old[Number(key)] : ABSENT;
+  return Object.hasOwn(old, key) ? (old as Record<string, unknown>)[key] : ABSENT;
+}
+
+function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
   switch (rule.kind) {
     case "from_request": {
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
-      if (v !== undefined) return structuredClone(v);
-      const o = rule.otherwise;
-      if (o.kind === "constant") return structuredClone(o.value);
-      return o.kind === "keep" ? keepOld(ctx, field) : ABSENT;
+      return v !== undefined ? structuredClone(v) : otherwise(rule.otherwise, old);
     }
     case "id_sequence": {
-      const next = ctx.episode.id_sequences[ctx.collection] ?? rule.start;
-      ctx.episode.id_sequences[ctx.collection] = next + rule.step;
+      const key = rule.sequence ?? ctx.collection;
+      const next = ctx.episode.id_sequences[key] ?? rule.start;
+      ctx.episode.id_sequences[key] = next + rule.step;
       return next;
     }
     case "uuid":
@@ -69,14 +85,99 @@ function evaluate(rule: FieldRule, field: string, ctx: RuleContext): unknown {
     case "path_param": {
       const v = ctx.params[rule.name];
       if (v === undefined) return ABSENT;
-      const oldValue = ctx.old?.[field];
       // Keep the type the entity already had (an int parent id stays an int).
-      return typeof oldValue === "number" && /^-?\d+$/.test(v) ? Number(v) : v;
+      return typeof old === "number" && /^-?\d+$/.test(v) ? Number(v) : v;
     }
     case "keep":
-      return keepOld(ctx, field);
+      return old === ABSENT ? ABSENT : structuredClone(old);
+    case "increment":
+      return typeof old === "number" ? old + rule.step : ABSENT;
+    case "redacted":
+      return rule.marker;
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const f of rule.fields) {
+        const v = evaluate(f.rule, ctx, child(old, f.field));
+        if (v !== ABSENT) out[f.field] = v;
+      }
+      return out;
+    }
+    case "array":
+      return rule.items.map((r, i) => evaluate(r, ctx, child(old, String(i)))).filter((v) => v !== ABSENT);
+    case "format": {
+      const body = bodyObject(ctx.body);
+      const missing = rule.parts.some((p) => "request" in p && readPointer(body, p.request) === undefined);
+      return missing ? otherwise(rule.otherwise, old) : new Deferred(rule);
+    }
     case "copy":
-      return ABSENT; // resolved in a second pass, after every other field
+      return new Deferred(rule);
+  }
+}
+
+/** Every deferred value in the entity being built, with the object (or array) and key holding it. */
+function deferredSlots(value: unknown, out: [Record<string, unknown>, string, Deferred][] = []) {
+  if (value === null || typeof value !== "object" || value instanceof Deferred) return out;
+  for (const [k, v] of Object.entries(value)) {
+    if (v instanceof Deferred) out.push([value as Record<string, unknown>, k, v]);
+    else deferredSlots(v, out);
+  }
+  return out;
+}
+
+/** The value at `pointer` of the entity being built, or the old entity's when the new one lacks it. */
+function lookUp(entity: Entity, ctx: RuleContext, pointer: string): unknown {
+  const v = readPointer(entity, pointer);
+  if (v !== undefined) return v;
+  const o = ctx.old === null ? undefined : readPointer(ctx.old, pointer);
+  return o === undefined ? ABSENT : o;
+}
+
+/** The value of a deferred rule, or `undefined` while it still waits on another deferred value. */
+function resolve(d: Deferred, entity: Entity, ctx: RuleContext): unknown {
+  const rule = d.rule;
+  if (rule.kind === "copy") {
+    const v = lookUp(entity, ctx, rule.pointer ?? pointerOf(rule.from));
+    return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : structuredClone(v);
+  }
+  let text = "";
+  for (const p of rule.parts) {
+    let v: unknown;
+    if ("text" in p) v = p.text;
+    else if ("param" in p) v = ctx.params[p.param] ?? ABSENT;
+    else if ("request" in p) v = readPointer(bodyObject(ctx.body), p.request) ?? ABSENT;
+    else v = lookUp(entity, ctx, p.entity);
+    if (v instanceof Deferred) return undefined;
+    if (v === ABSENT || (typeof v === "object" && v !== null)) return ABSENT;
+    const s = String(v);
+    text += "transform" in p && p.transform === "slug" ? slugify(s) : s;
+  }
+  return text;
+}
+
+/** Resolves the deferred copies and formats, each once the values it reads are known; a cycle leaves them out. */
+function resolveDeferred(entity: Entity, ctx: RuleContext): void {
+  let slots = deferredSlots(entity);
+  while (slots.length > 0) {
+    let progress = false;
+    for (const [holder, key, d] of slots) {
+      const v = resolve(d, entity, ctx);
+      if (v === undefined) continue;
+      progress = true;
+      if (v === ABSENT) delete holder[key];
+      else holder[key] = v;
+    }
+    if (!progress) for (const [holder, key] of slots) delete holder[key];
+    slots = deferredSlots(entity);
+  }
+  // Arrays keep their order: a deleted item left a hole.
+  compactArrays(entity);
+}
+
+function compactArrays(value: unknown): void {
+  if (value === null || typeof value !== "object") return;
+  for (const [k, v] of Object.entries(value)) {
+    if (Array.isArray(v)) (value as Record<string, unknown>)[k] = v.filter((_, i) => i in v);
+    compactArrays((value as Record<string, unknown>)[k]);
   }
 }
 
@@ -91,12 +192,7 @@ export function applyFieldRules(
   mergeOld: boolean,
 ): Entity {
   const values = new Map<string, unknown>();
-  for (const { field, rule } of fields) values.set(field, evaluate(rule, field, ctx));
-  for (const { field, rule } of fields) {
-    if (rule.kind !== "copy") continue;
-    const source = values.has(rule.from) ? values.get(rule.from) : keepOld(ctx, rule.from);
-    values.set(field, source === ABSENT ? ABSENT : structuredClone(source));
-  }
+  for (const { field, rule } of fields) values.set(field, evaluate(rule, ctx, child(ctx.old, field)));
   const out: Entity = {};
   const order = [...Object.keys(ctx.old ?? {}), ...fields.map((f) => f.field)];
   for (const key of order) {
@@ -108,5 +204,6 @@ export function applyFieldRules(
       out[key] = structuredClone(ctx.old[key]);
     }
   }
+  resolveDeferred(out, ctx);
   return out;
 }

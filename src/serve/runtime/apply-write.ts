@@ -4,22 +4,30 @@
  * and body shape the app answered with. The episode clock moves one step per write.
  */
 import type { Collection, Entity, Model, WriteRule } from "../../model/model-schema.js";
+import { withoutPointers } from "../../util/entity-view.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
+
+/** The entity as an answer shows it: itself (frozen, from the state), or a copy without what it leaves out. */
+function view(entity: Entity, omit: string[] | undefined): Entity {
+  return omit && omit.length > 0 ? withoutPointers(entity, omit) : entity;
+}
 
 /** Builds the answer body of a served write from its response rule (the entity is the state's, frozen). */
 function answerBody(rule: WriteRule, entity: Entity): unknown {
   const r = rule.response;
   switch (r.kind) {
     case "entity":
-      return entity;
+      return view(entity, r.omit);
     case "wrapped":
-      return { [r.key]: entity };
+      return { [r.key]: view(entity, r.omit) };
     case "template": {
       const body = structuredClone(r.body);
       if (body !== null && typeof body === "object" && !Array.isArray(body)) {
         for (const f of r.fields) (body as Record<string, unknown>)[f] = entity[f];
+        if (r.entity_key !== undefined)
+          (body as Record<string, unknown>)[r.entity_key] = view(entity, r.omit);
       }
       return body;
     }

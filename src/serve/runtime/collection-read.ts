@@ -12,6 +12,7 @@ import { renameId } from "../../model/not-found.js";
 import { pageCount } from "../../model/page-count.js";
 import { queryLeaves } from "../../model/query-language.js";
 import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.js";
+import { withoutPointers } from "../../util/entity-view.js";
 import type { CollectionState } from "./collection-state.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
@@ -177,6 +178,11 @@ function pageOnly(plan: QueryPlan): boolean {
   );
 }
 
+/** An entity as reads show it: itself (frozen, from the state), or a copy without what only writes show. */
+function shown(c: Collection, entity: Entity): Entity {
+  return c.hidden && c.hidden.length > 0 ? withoutPointers(entity, c.hidden) : entity;
+}
+
 /** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */
 function listAnswer(
   c: Collection,
@@ -186,12 +192,12 @@ function listAnswer(
   query: [string, string][] = [],
   limit: number | null = null,
 ): TwinResponse {
-  // The list's own view of an entity: fields it leaves out, fields it shows as null.
-  const shown = c.list_view ? rows.map((e) => listedView(c, e)) : rows;
-  let value: unknown = shown;
+  // The list's own view of an entity (fields it leaves out, fields it shows as null), without what only writes show.
+  const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
+  let value: unknown = shownRows;
   if (c.envelope.kind === "object") {
     const env: Record<string, unknown> = { ...structuredClone(c.envelope.constants) };
-    env[c.envelope.items_key] = shown;
+    env[c.envelope.items_key] = shownRows;
     if (c.envelope.total_key !== null) env[c.envelope.total_key] = total;
     for (const [k, echo] of Object.entries(c.envelope.echoes ?? {})) {
       const sent = queryValue(query, echo.param);
@@ -260,11 +266,12 @@ export function wrapItem(c: Collection, entity: Entity): unknown {
   const defaults = c.list_view?.defaults;
   const missing = defaults ? Object.keys(defaults).filter((k) => !(k in entity)) : [];
   // An entity only a list showed lacks the fields lists leave out: those with one value in every item read get it.
-  const shown =
+  const full =
     missing.length === 0
       ? entity
       : { ...entity, ...Object.fromEntries(missing.map((k) => [k, defaults![k]])) };
-  return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: shown } : shown;
+  const e = shown(c, full);
+  return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: e } : e;
 }
 
 /** Answers an item read: the wrapped entity, or the not-found answer. */

@@ -1,0 +1,58 @@
+/**
+ * Where each id sequence continues: after the highest integer id its collection ever showed, after the highest
+ * value a nested field drawing from it ever held (a revision id WordPress takes from its posts' sequence), and,
+ * for a sequence two collections share, after the highest of both. The twin's counters start there, so its
+ * next create gets the id the app would give.
+ */
+import type { Entity, FieldEntry, FieldRule } from "../model/model-schema.js";
+import { pointerOf, readPointer } from "../util/json-pointer.js";
+import type { ServedWrite } from "./settable-fields.js";
+
+/** Every id_sequence rule in a rule tree, with the pointer of the value it gives. */
+function sequenceRules(
+  fields: FieldEntry[],
+  at = "",
+): [string, Extract<FieldRule, { kind: "id_sequence" }>][] {
+  const out: [string, Extract<FieldRule, { kind: "id_sequence" }>][] = [];
+  const visit = (rule: FieldRule, p: string) => {
+    if (rule.kind === "id_sequence") out.push([p, rule]);
+    if (rule.kind === "object") out.push(...sequenceRules(rule.fields, p));
+    if (rule.kind === "array") for (const [i, r] of rule.items.entries()) visit(r, `${p}/${i}`);
+  };
+  for (const f of fields) visit(f.rule, `${at}${pointerOf(f.field)}`);
+  return out;
+}
+
+/**
+ * The next value of every sequence: `next` (each collection's highest id + 1) raised past every value a nested
+ * sequence field of a served write held in `known` (every entity of the collection ever seen), and each shared
+ * sequence past the collections that draw from it.
+ */
+export function sequenceStarts(
+  served: ServedWrite[],
+  next: Readonly<Record<string, number>>,
+  known: (collection: string) => Iterable<Entity>,
+): Record<string, number> {
+  const out: Record<string, number> = { ...next };
+  const raise = (key: string, value: number) => {
+    if (value > (out[key] ?? Number.NEGATIVE_INFINITY)) out[key] = value;
+  };
+  for (const w of served) {
+    const col = w.rule.collection;
+    for (const [pointer, rule] of sequenceRules(w.rule.fields)) {
+      const key = rule.sequence ?? col;
+      if (key !== col && out[col] !== undefined) raise(key, out[col]!);
+      if (pointer === pointerOf(w.target.collection.idField)) continue;
+      for (const e of known(col)) {
+        const v = readPointer(e, pointer);
+        if (typeof v === "number" && Number.isInteger(v)) raise(key, v + 1);
+      }
+    }
+  }
+  // A collection drawing from a shared sequence raised it: the other sharers continue after it too.
+  for (const w of served)
+    for (const [, rule] of sequenceRules(w.rule.fields))
+      if (rule.sequence !== undefined && out[rule.sequence] !== undefined)
+        raise(rule.sequence, out[rule.sequence]!);
+  return out;
+}

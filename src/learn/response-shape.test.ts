@@ -1,0 +1,53 @@
+/** What served writes answer: views of the entity, the entity under a key with fixed siblings, and refusals. */
+import { describe, expect, it } from "vitest";
+import { learnResponse } from "./response-shape.js";
+
+const entity = { id: 2, title: "B", secret: "s", meta: { a: 1, b: 2 } };
+
+describe("learnResponse", () => {
+  it("answers the whole entity, or a view leaving out what the answer never shows", () => {
+    expect(learnResponse([{ body: entity, entity }])).toEqual({ ok: true, response: { kind: "entity" } });
+    expect(learnResponse([{ body: { id: 2 }, entity }])).toEqual({
+      ok: true,
+      response: { kind: "entity", omit: ["/meta", "/secret", "/title"] },
+    });
+    expect(learnResponse([{ body: { id: 2, title: "B", meta: { a: 1 } }, entity }])).toEqual({
+      ok: true,
+      response: { kind: "entity", omit: ["/meta/b", "/secret"] },
+    });
+  });
+
+  it("answers the entity under one key, alone or beside fixed siblings", () => {
+    expect(learnResponse([{ body: { data: entity }, entity }])).toEqual({
+      ok: true,
+      response: { kind: "wrapped", key: "data" },
+    });
+    expect(learnResponse([{ body: { deleted: true, previous: { id: 2, title: "B" } }, entity }])).toEqual({
+      ok: true,
+      response: {
+        kind: "template",
+        body: { deleted: true, previous: null },
+        fields: [],
+        entity_key: "previous",
+        omit: ["/meta", "/secret"],
+      },
+    });
+  });
+
+  it("refuses a view two answers disagree on, and a sibling that changes", () => {
+    const other = { ...entity, id: 3 };
+    // One answer shows `title`, the other leaves it out: no one view holds.
+    expect(
+      learnResponse([
+        { body: { id: 2, title: "B" }, entity },
+        { body: { id: 3 }, entity: other },
+      ]),
+    ).toEqual({ ok: false, field: "title" });
+    expect(
+      learnResponse([
+        { body: { data: entity, meta: { n: 1 } }, entity },
+        { body: { data: other, meta: { n: 2 } }, entity: other },
+      ]),
+    ).toEqual({ ok: false, field: "data" });
+  });
+});
