@@ -59,6 +59,8 @@ export function explainRule(rule: FieldRule, field?: string): string {
       return `the old value plus ${rule.step}`;
     case "redacted":
       return `${rule.marker}, as the recording redacted it (the value is never known)`;
+    case "lookup":
+      return `${rule.pointer} of the ${singular(rule.collection)} whose id is the entity's ${rule.key}`;
   }
 }
 
@@ -67,6 +69,7 @@ type Part = Extract<FieldRule, { kind: "format" }>["parts"][number];
 function partText(p: Part): string {
   if ("text" in p) return JSON.stringify(p.text);
   if ("param" in p) return `the path parameter {${p.param}}`;
+  if ("lookup" in p) return `${p.pointer} of the ${singular(p.lookup)} whose id is the entity's ${p.key}`;
   const slug = "transform" in p && p.transform === "slug" ? "the slug of " : "";
   return "request" in p ? `${slug}the request's ${p.request}` : `${slug}the entity's ${p.entity}`;
 }

@@ -2,15 +2,15 @@
  * The `format` hypothesis: a string the app assembles from literal text and
  * values the write knows (`http://host/?p=` + the new id, `<p>` + the sent
  * content + `</p>\n`, the slug of the sent title). Each observation is matched
- * once, left to right, taking at each place the first source that fits (the
- * entity's id, then request values and their slugs, path params, then other
- * entity values; longer first); the rule holds only where every confirmed
- * observation gives the same parts.
+ * once, left to right, taking at each place the longest source that fits
+ * (ties: the entity's id, request values and their slugs, path params, values
+ * of entities it names, then its own values); the rule holds only where every
+ * confirmed observation gives the same parts.
  */
 import type { FieldRule } from "../model/model-schema.js";
-import { pointerOfPath } from "../util/json-pointer.js";
+import { pointerOfPath, readPointer } from "../util/json-pointer.js";
 import { slugify } from "../util/slug.js";
-import type { FieldContext } from "./infer-field-rule.js";
+import { type FieldContext, referenced } from "./infer-field-rule.js";
 import { isRedactionMarker } from "./value-kinds.js";
 
 type Format = Extract<FieldRule, { kind: "format" }>;
@@ -65,6 +65,15 @@ export function formatSources(ctx: FieldContext, self: string): FormatSource[] {
   }
   for (const [param, v] of Object.entries(ctx.pathParams))
     if (v.length > 0) ranked.push([2, { part: { param }, text: v }]);
+  // Values of the entities of other collections the written entity names (a comment's post's link).
+  for (const [key, collection, e] of referenced(ctx, self)) {
+    const keyText = String(readPointer(ctx.entity, key));
+    for (const [path, v] of scalars(e)) {
+      const text = textOf(v, 3);
+      if (text === null || typeof v !== "string" || holdsToken(v, keyText)) continue;
+      ranked.push([2.5, { part: { lookup: collection, key, pointer: pointerOfPath(path) }, text }]);
+    }
+  }
   for (const [path, v] of scalars(ctx.entity)) {
     const entity = pointerOfPath(path);
     const text = textOf(v, 3);
@@ -73,7 +82,8 @@ export function formatSources(ctx: FieldContext, self: string): FormatSource[] {
     if (id !== null && typeof v === "string" && holdsToken(v, id)) continue;
     ranked.push([path.length === 1 ? 3 : 4, { part: { entity }, text }]);
   }
-  return ranked.sort(([ra, a], [rb, b]) => ra - rb || b.text.length - a.text.length).map(([, s]) => s);
+  // The longest value that fits wins; among equally long ones, the simplest source.
+  return ranked.sort(([ra, a], [rb, b]) => b.text.length - a.text.length || ra - rb).map(([, s]) => s);
 }
 
 /** True when `text` at `i` of `v` is a whole token: no letter or digit touches it, nor a dotted number (`127.0.0.1`). */

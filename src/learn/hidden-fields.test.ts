@@ -57,6 +57,19 @@ describe("fields only writes show", () => {
     });
   });
 
+  it("a field only answers show is unknown before an update of an entity nothing showed it for: kept, not refuted", () => {
+    const seedAnswer = { id: 1, title: { raw: "A", rendered: "A" }, password: "" };
+    const { model, coverage } = learnSpecs([
+      ...specs,
+      // Entity 1 was only ever read: its title.raw and password are unknown until this answer shows them.
+      { method: "PATCH", path: "/api/things/1", status: 200, req: { other: 1 }, res: seedAnswer },
+      { path: "/api/things/1", status: 200, res: view(1, "A") },
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_things_by_id")!;
+    expect(patch.fields.find((f) => f.field === "password")!.rule).toEqual({ kind: "keep" });
+  });
+
   it("hides nothing a read-back showed", () => {
     const { model } = learnSpecs([
       list([view(1, "A")]),

@@ -8,7 +8,13 @@
  * rule explains makes the write withheld, naming its path.
  */
 import type { Entity, FieldEntry, FieldRule } from "../model/model-schema.js";
-import { pathOfPointer, pointerOfPath, readPointer } from "../util/json-pointer.js";
+import {
+  pathOfPointer,
+  pointerEntries,
+  pointerOf,
+  pointerOfPath,
+  readPointer,
+} from "../util/json-pointer.js";
 import { DEFAULT_LAYOUT, formatDate, parseDate } from "../util/time-layout.js";
 import { formatSources, matchFormat, related } from "./format-rule.js";
 import {
@@ -43,6 +49,10 @@ export interface FieldContext {
   idSeenBefore: boolean;
   idField: string;
   create: boolean;
+  /** Entities of other collections at the write, by `collection \u0000 id` (what a field may be looked up from). */
+  refs?: ReadonlyMap<string, Entity>;
+  /** What the read-back showed (null for deletes): a field it lacked and nothing read before is unknown before. */
+  readBack?: Entity | null;
 }
 
 /** The rule of a field, or why none holds (and, for a nested field, its path: `guid.raw`). */
@@ -119,15 +129,18 @@ function requestPointers(ctx: FieldContext): Map<string, string[]> {
  * Per observation, the entity's scalar leaves by value (JSON) → pointers, and each pointer's place in document
  * order: what a field may be a copy of (only of one before it, so copies never go round in a circle).
  */
-const entityIndex = new WeakMap<
-  FieldContext,
-  { byValue: Map<string, string[]>; order: Map<string, number> }
->();
-function entityPointers(ctx: FieldContext): { byValue: Map<string, string[]>; order: Map<string, number> } {
+interface EntityIndex {
+  byValue: Map<string, string[]>;
+  order: Map<string, number>;
+  leaves: [string, string | number][];
+}
+const entityIndex = new WeakMap<FieldContext, EntityIndex>();
+function entityPointers(ctx: FieldContext): EntityIndex {
   const cached = entityIndex.get(ctx);
   if (cached) return cached;
   const index = new Map<string, string[]>();
   const order = new Map<string, number>();
+  const leaves: [string, string | number][] = [];
   const walk = (v: unknown, path: string[], depth: number) => {
     if (typeof v === "string" || typeof v === "number") {
       const pointer = pointerOfPath(path);
@@ -135,6 +148,7 @@ function entityPointers(ctx: FieldContext): { byValue: Map<string, string[]>; or
       list.push(pointer);
       index.set(json(v), list);
       order.set(pointer, order.size);
+      leaves.push([pointer, v]);
       return;
     }
     if (depth >= MAX_DEPTH || v === null || typeof v !== "object") return;
@@ -142,7 +156,7 @@ function entityPointers(ctx: FieldContext): { byValue: Map<string, string[]>; or
     for (const [k, x] of entries) walk(x, [...path, k], depth + 1);
   };
   walk(ctx.entity, [], 0);
-  const result = { byValue: index, order };
+  const result = { byValue: index, order, leaves };
   entityIndex.set(ctx, result);
   return result;
 }
@@ -184,9 +198,21 @@ export function candidates(
         Number(pathOfPointer(b).at(-1) === f) - Number(pathOfPointer(a).at(-1) === f) ||
         pathOfPointer(a).length - pathOfPointer(b).length,
     );
-    for (const pointer of pointers) add({ kind: "from_request", pointer, otherwise: { kind: "omit" } });
+    // A created id from the request is a client-chosen id only under the id's own name (not a coincidence: `post`).
+    const newIdField = top && ctx.create && f === ctx.idField;
+    for (const pointer of pointers)
+      if (!newIdField || pathOfPointer(pointer).at(-1) === f)
+        add({ kind: "from_request", pointer, otherwise: { kind: "omit" } });
   }
   if (!ctx.create && preHas && same(preV, v, false)) add({ kind: "keep" });
+  // A field only the answer shows, of an entity nothing showed it for before: its old value is unknown, so what
+  // depends on it (kept, or the old value + 1) cannot be refuted here.
+  const unknownBefore =
+    !ctx.create && !preHas && ctx.readBack !== undefined && ctx.readBack !== null && !has(ctx.readBack, p);
+  if (unknownBefore) {
+    add({ kind: "keep" });
+    if (typeof v === "number") add({ kind: "increment", step: 1 });
+  }
   if (typeof v === "string" || typeof v === "number")
     for (const [name, pv] of Object.entries(ctx.pathParams))
       if (String(v) === pv) add({ kind: "path_param", name });
@@ -235,6 +261,8 @@ export function candidates(
   if (!ctx.create && typeof v === "number" && typeof preV === "number" && v === preV + 1)
     add({ kind: "increment", step: 1 });
   if (isRedactionMarker(v)) add({ kind: "redacted", marker: v });
+  if ((typeof v === "string" || typeof v === "number") && !isRedactionMarker(v))
+    for (const rule of lookups(ctx, self, v)) add(rule);
   if (typeof v === "string" && !isRedactionMarker(v)) {
     const parts = matchFormat(v, formatSources(ctx, self));
     if (parts) add({ kind: "format", parts, otherwise: { kind: "omit" } });
@@ -258,6 +286,58 @@ export function candidates(
   if (!isRedactionMarker(v) && !looksRandom(v) && !((time || today) && ctx.create) && !newId)
     add({ kind: "constant", value: v });
   return { cands, untimed, counter, proofs };
+}
+
+/**
+ * The entity leaves of one observation that hold the id of another collection's entity, with that entity: the
+ * keys a lookup may follow, the written entity's own siblings of `self` first, then keys named like the collection.
+ */
+export function referenced(ctx: FieldContext, self: string): [string, string, Entity][] {
+  if (!ctx.refs || ctx.refs.size === 0) return [];
+  const parent = self.slice(0, self.lastIndexOf("/"));
+  const out: [number, string, string, Entity][] = [];
+  for (const [key, value] of entityPointers(ctx).leaves) {
+    // A reference the client chose: a value the request sent (or, on an update, one kept), never the new id.
+    if (related(key, self) || key === pointerOf(ctx.idField) || !chosen(ctx, key, value)) continue;
+    for (const [ref, e] of ctx.refs) {
+      const [collection, id] = ref.split("\u0000") as [string, string];
+      if (id !== String(value)) continue;
+      // Only a reference object's id (`project: {id, name}`) or a key named for the collection (`post`, `categories`):
+      // any other number that happens to be some entity's id is a coincidence.
+      const tokens = pathOfPointer(key).filter((t) => !/^\d+$/.test(t));
+      const named = tokens.some((t) => collection.startsWith(t) || t.startsWith(singularOf(collection)));
+      const sibling = parent !== "" && key.slice(0, key.lastIndexOf("/")) === parent;
+      if (sibling || named) out.push([sibling ? 0 : 1, key, collection, e]);
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]).map(([, key, collection, e]) => [key, collection, e]);
+}
+
+/** True when the entity's value at `key` is one the client chose: the request sent it, or an update kept it. */
+function chosen(ctx: FieldContext, key: string, value: string | number): boolean {
+  const sent = requestPointers(ctx).get(json(value)) ?? requestPointers(ctx).get(`s:${String(value)}`);
+  if (sent && sent.length > 0) return true;
+  return !ctx.create && ctx.pre !== null && json(readPointer(ctx.pre, key)) === json(value);
+}
+
+function singularOf(name: string): string {
+  return name.replace(/ies$/, "y").replace(/s$/, "");
+}
+
+/** The lookups giving `v`: a value of an entity another collection holds under an id the written entity holds. */
+function lookups(ctx: FieldContext, self: string, v: string | number): FieldRule[] {
+  const out: FieldRule[] = [];
+  for (const [key, collection, e] of referenced(ctx, self)) {
+    const idValue = readPointer(ctx.entity, key);
+    for (const [pointer, x] of pointerEntries(e))
+      if (
+        (typeof x === "string" || typeof x === "number") &&
+        json(x) === json(v) &&
+        json(x) !== json(idValue)
+      )
+        out.push({ kind: "lookup", collection, key, pointer });
+  }
+  return out;
 }
 
 /** Whole quarter hours, up to ±14 h: the offsets a local time can be at. */
@@ -303,14 +383,22 @@ const PRIORITY = [
   "increment",
   "redacted",
   "keep",
+  "lookup",
   "format",
   // A value equal to a constant is that constant: a copy is proven only where the source varied and it followed.
   "constant",
   "copy",
 ];
 
-function rank(rule: FieldRule, create: boolean): number {
+function rank(rule: FieldRule, create: boolean, self: string): number {
   if (!create && rule.kind === "keep") return 0.5;
+  // A reference object's other keys follow the entity it names (`project: {id, name}`); elsewhere a looked-up value
+  // equal to a constant is that constant, as for a copy.
+  if (rule.kind === "lookup") {
+    const parent = self.slice(0, self.lastIndexOf("/"));
+    const sibling = parent !== "" && rule.key.slice(0, rule.key.lastIndexOf("/")) === parent;
+    return sibling ? PRIORITY.indexOf("lookup") : PRIORITY.indexOf("copy");
+  }
   // A shared sequence every create confirmed beats the collection's own (which only says the ids grow).
   if (rule.kind === "id_sequence" && rule.sequence !== undefined)
     return PRIORITY.indexOf("id_sequence") - 0.1;
@@ -373,7 +461,8 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
   const values = contexts.flatMap((c, i) => (present[i] ? [at(c.entity, path)] : []));
   const nested = path.length < MAX_DEPTH && present.every(Boolean) && structured(values);
   if (valid.length > 0) {
-    valid.sort((a, b) => rank(a, create) - rank(b, create));
+    const self = pointerOfPath(path);
+    valid.sort((a, b) => rank(a, create, self) - rank(b, create, self));
     // A value a draw gave an earlier field too is that field's copy: drawing again would give another value.
     const drawn = valid[0]!.kind === "uuid" || valid[0]!.kind === "id_sequence";
     const best = (drawn && valid.find((r) => r.kind === "copy")) || valid[0]!;

@@ -30,6 +30,11 @@ export interface WriteObservation {
   maxIntBefore: number | null;
   /** For creates: the highest integer id each other collection had shown before it (a sequence they may share). */
   otherMaxBefore: ReadonlyMap<string, number> | null;
+  /**
+   * Entities of other collections as they were at the write, whose ids its request or answer held, by
+   * `collection \u0000 id`: what a field may be looked up from (the name of the project an issue names).
+   */
+  refs: ReadonlyMap<string, Entity>;
   /** For creates: the highest integer value of each field seen in the new entity's scope before it. */
   scopeMaxBefore: ReadonlyMap<string, number> | null;
   idSeenBefore: boolean;
@@ -52,6 +57,8 @@ export interface WalkResult {
 }
 
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
+/** How many scalars of one write are looked up as ids of other collections. */
+const MAX_REF_VALUES = 200;
 
 /**
  * True when `read` started after `write`'s answer ended (`started_at + duration_ms`), or either is untimed (record
@@ -248,6 +255,28 @@ class Walk {
     }
   }
 
+  /** Entities of the other collections whose ids a scalar of the write's request or answer holds. */
+  private referenced(own: CollectionState, o: Observation, answered: Entity | null): Map<string, Entity> {
+    const values = new Set<string>();
+    const collect = (v: unknown, depth: number) => {
+      if (values.size >= MAX_REF_VALUES) return;
+      if (typeof v === "string" || (typeof v === "number" && Number.isInteger(v))) values.add(String(v));
+      else if (v !== null && typeof v === "object" && depth < 4)
+        for (const x of Array.isArray(v) ? v : Object.values(v)) collect(x, depth + 1);
+    };
+    if (o.request.kind === "json" || o.request.kind === "form") collect(o.request.value, 0);
+    collect(answered, 0);
+    const out = new Map<string, Entity>();
+    for (const [name, st] of this.states) {
+      if (st === own) continue;
+      for (const v of values) {
+        const e = st.entities.get(v);
+        if (e) out.set(`${name}\u0000${v}`, e);
+      }
+    }
+    return out;
+  }
+
   /** The highest integer id of every other collection with integer ids, by name. */
   private otherMax(own: CollectionState): Map<string, number> {
     const out = new Map<string, number>();
@@ -274,6 +303,7 @@ class Walk {
       answered,
       maxIntBefore: st.maxInt,
       otherMaxBefore: target.kind === "create" ? this.otherMax(st) : null,
+      refs: this.referenced(st, o, answered),
       scopeMaxBefore:
         target.kind === "create" ? new Map(st.scopeMax.get(createScope(st, o, answered)) ?? []) : null,
       idSeenBefore: id !== null && st.everSeen.has(id),

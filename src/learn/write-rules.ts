@@ -125,6 +125,8 @@ function fieldContexts(target: WriteTarget, confirmed: WriteObservation[]): Fiel
     maxIntBefore: w.maxIntBefore,
     otherMax: w.otherMaxBefore,
     collection: col.name,
+    refs: w.refs,
+    readBack: target.kind === "delete" ? null : w.readBack,
     scopeMax: w.scopeMaxBefore,
     idSeenBefore: w.idSeenBefore,
     idField: col.idField,

@@ -272,6 +272,8 @@ export const FormatPartSchema = z.union([
   /** RFC 6901 pointer into the entity after the write. */
   z.strictObject({ entity: z.string(), transform: TransformSchema.optional() }),
   z.strictObject({ param: z.string() }),
+  /** A value of another collection's entity: the one whose id the written entity holds at `key` (see `lookup`). */
+  z.strictObject({ lookup: z.string(), key: z.string(), pointer: z.string() }),
 ]);
 
 /** A field of a written entity (or of an object inside it) and the rule that gives it its value. */
@@ -304,7 +306,8 @@ export type FieldRule =
   | { kind: "array"; items: FieldRule[] }
   | { kind: "format"; parts: z.infer<typeof FormatPartSchema>[]; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "increment"; step: number }
-  | { kind: "redacted"; marker: string };
+  | { kind: "redacted"; marker: string }
+  | { kind: "lookup"; collection: string; key: string; pointer: string };
 
 export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
   z.discriminatedUnion("kind", [
@@ -371,6 +374,17 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
     z.strictObject({ kind: z.literal("increment"), step: z.number() }),
     /** A value the recording redacted: the twin answers the marker, never a guess at the secret. */
     z.strictObject({ kind: z.literal("redacted"), marker: z.string() }),
+    /**
+     * A value of another collection's entity (`project.name` of the project an issue names): the entity of
+     * `collection` whose id is the written entity's value at `key` (RFC 6901 pointer, `/project/id`), at `pointer`.
+     * Left out when there is no such entity.
+     */
+    z.strictObject({
+      kind: z.literal("lookup"),
+      collection: z.string(),
+      key: z.string(),
+      pointer: z.string(),
+    }),
   ]),
 );
 

@@ -23,9 +23,9 @@ export interface RuleContext {
 
 const ABSENT = Symbol("absent");
 
-/** A copy or format, resolved after every other field (it reads the entity being built). */
+/** A copy, format or lookup, resolved after every other field (it reads the entity being built). */
 class Deferred {
-  constructor(readonly rule: Extract<FieldRule, { kind: "copy" | "format" }>) {}
+  constructor(readonly rule: Extract<FieldRule, { kind: "copy" | "format" | "lookup" }>) {}
 }
 
 /** The request body as the object pointers read: parsed JSON, or the form's first value per name. */
@@ -110,6 +110,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
       return missing ? otherwise(rule.otherwise, old) : new Deferred(rule);
     }
     case "copy":
+    case "lookup":
       return new Deferred(rule);
   }
 }
@@ -132,9 +133,29 @@ function lookUp(entity: Entity, ctx: RuleContext, pointer: string): unknown {
   return o === undefined ? ABSENT : o;
 }
 
+/** The value at `pointer` of the entity of `collection` whose id the built entity holds at `key`. */
+function lookedUp(
+  collection: string,
+  key: string,
+  pointer: string,
+  entity: Entity,
+  ctx: RuleContext,
+): unknown {
+  const id = lookUp(entity, ctx, key);
+  if (id instanceof Deferred) return id;
+  if (typeof id !== "string" && typeof id !== "number") return ABSENT;
+  const other = ctx.episode.state.collection(collection).get(String(id));
+  const v = other === undefined ? undefined : readPointer(other, pointer);
+  return v === undefined ? ABSENT : v;
+}
+
 /** The value of a deferred rule, or `undefined` while it still waits on another deferred value. */
 function resolve(d: Deferred, entity: Entity, ctx: RuleContext): unknown {
   const rule = d.rule;
+  if (rule.kind === "lookup") {
+    const v = lookedUp(rule.collection, rule.key, rule.pointer, entity, ctx);
+    return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : structuredClone(v);
+  }
   if (rule.kind === "copy") {
     const v = lookUp(entity, ctx, rule.pointer ?? pointerOf(rule.from));
     return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : structuredClone(v);
@@ -145,6 +166,7 @@ function resolve(d: Deferred, entity: Entity, ctx: RuleContext): unknown {
     if ("text" in p) v = p.text;
     else if ("param" in p) v = ctx.params[p.param] ?? ABSENT;
     else if ("request" in p) v = readPointer(bodyObject(ctx.body), p.request) ?? ABSENT;
+    else if ("lookup" in p) v = lookedUp(p.lookup, p.key, p.pointer, entity, ctx);
     else v = lookUp(entity, ctx, p.entity);
     if (v instanceof Deferred) return undefined;
     if (v === ABSENT || (typeof v === "object" && v !== null)) return ABSENT;

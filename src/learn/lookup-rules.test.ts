@@ -1,0 +1,91 @@
+/**
+ * Values of the entity another collection holds under an id the written entity names: a reference object's
+ * other keys (`project: {id, name}`), and a string built from the named entity (a comment's post's link). Never a
+ * number that merely happens to be some entity's id.
+ */
+import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs } from "../../test/support/learn-specs.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
+
+const projects = [
+  { id: 1, name: "Website", url: "/p/website/" },
+  { id: 2, name: "Mobile", url: "/p/mobile/" },
+];
+const issue = (id: number, project: number, subject: string) => ({
+  id,
+  project: { id: project, name: projects[project - 1]!.name },
+  subject,
+  link: `${projects[project - 1]!.url}#issue-${id}`,
+});
+const specs = (...made: [number, number, string][]): RecordSpec[] => [
+  { path: "/api/projects", status: 200, res: projects },
+  { path: "/api/issues", status: 200, res: [issue(1, 1, "A")] },
+  ...made.flatMap(([id, project, subject]): RecordSpec[] => [
+    {
+      method: "POST",
+      path: "/api/issues",
+      status: 201,
+      req: { issue: { project_id: project, subject } },
+      res: issue(id, project, subject),
+    },
+    { path: `/api/issues/${id}`, status: 200, res: issue(id, project, subject) },
+  ]),
+];
+
+describe("lookups into the collection an entity names", () => {
+  it("learns a reference object's name and a link from the named entity, and serves them for another one", () => {
+    const { model, seed } = learnSpecs(specs([2, 1, "B"]));
+    const rule = model.write_rules.find((r) => r.tool_name === "post_issues")!;
+    const byField = Object.fromEntries(rule.fields.map((f) => [f.field, f.rule]));
+    expect(byField.project).toEqual({
+      kind: "object",
+      fields: [
+        {
+          field: "id",
+          rule: { kind: "from_request", pointer: "/issue/project_id", otherwise: { kind: "omit" } },
+        },
+        {
+          field: "name",
+          rule: { kind: "lookup", collection: "projects", key: "/project/id", pointer: "/name" },
+        },
+      ],
+    });
+    expect(byField.link).toEqual({
+      kind: "format",
+      parts: [
+        { lookup: "projects", key: "/project/id", pointer: "/url" },
+        { text: "#issue-" },
+        { entity: "/id" },
+      ],
+      otherwise: { kind: "omit" },
+    });
+    const ep = createEpisode(model, seed, { episodeId: "l" });
+    const made = handleRequest(model, ep, {
+      method: "POST",
+      path: "/api/issues",
+      query: [],
+      headers: {},
+      body: { kind: "json", value: { issue: { project_id: 2, subject: "C" } } },
+    });
+    expect(made.body).toEqual({ kind: "json", value: issue(3, 2, "C") });
+  });
+
+  it("never follows a number that is some entity's id by coincidence", () => {
+    const { model } = learnSpecs([
+      { path: "/api/projects", status: 200, res: projects },
+      { path: "/api/notes", status: 200, res: [{ id: 7, rank: 1, text: "w", label: "Mobile" }] },
+      {
+        method: "POST",
+        path: "/api/notes",
+        status: 201,
+        req: { rank: 2, text: "x" },
+        res: { id: 8, rank: 2, text: "x", label: "Mobile" },
+      },
+      { path: "/api/notes/8", status: 200, res: { id: 8, rank: 2, text: "x", label: "Mobile" } },
+    ]);
+    const rule = model.write_rules.find((r) => r.tool_name === "post_notes")!;
+    expect(rule.fields.find((f) => f.field === "label")!.rule).toEqual({ kind: "constant", value: "Mobile" });
+  });
+});
