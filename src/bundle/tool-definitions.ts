@@ -61,7 +61,9 @@ export function toolDescription(e: Endpoint): string {
   const served =
     e.serving === "state"
       ? "Served from the environment's state: writes change it for the rest of the episode and reads see those changes."
-      : "Replayed: answers are the responses recorded for exactly this request, in recorded order; other arguments are not answered.";
+      : e.serving === "acknowledged"
+        ? "Acknowledged: answered as the app answered it, changing nothing in the environment's state (the recording showed no effect of it)."
+        : "Replayed: answers are the responses recorded for exactly this request, in recorded order; other arguments are not answered.";
   const query = e.params.filter((p) => p.in === "query").map((p) => p.name);
   const q = query.length > 0 ? ` Optional query parameters: ${query.join(", ")}.` : "";
   return `${what(e)} Returns {status, body} with the HTTP status and the JSON body.${statuses(e)}${q} ${served}`;

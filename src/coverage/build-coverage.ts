@@ -94,16 +94,16 @@ export function buildCoverage(
       };
     });
   const writes = model.endpoints.filter((e) => e.method !== "GET" && e.method !== "HEAD");
-  const served = writes
-    .filter((e) => e.serving === "state")
-    .map((e) => ({
-      tool_name: e.tool_name,
-      method: e.method,
-      template: e.template,
-      collection: e.collection,
-      observations: e.observations,
-      explain: e.explain,
-    }));
+  const writeRow = (e: Endpoint) => ({
+    tool_name: e.tool_name,
+    method: e.method,
+    template: e.template,
+    collection: e.collection,
+    observations: e.observations,
+    explain: e.explain,
+  });
+  const served = writes.filter((e) => e.serving === "state").map(writeRow);
+  const acknowledged = writes.filter((e) => e.serving === "acknowledged").map(writeRow);
   // A write is replayed only when it is a sign-in (see src/learn/sign-in.ts).
   const signIn = writes
     .filter((e) => e.serving === "replay")
@@ -168,7 +168,7 @@ export function buildCoverage(
       entities: seed.collections[c.name]?.length ?? 0,
     })),
     reads,
-    writes: { served, withheld },
+    writes: { served, withheld, acknowledged },
     sign_in: signIn,
     validations,
     warnings,

@@ -92,7 +92,15 @@ export const CoverageSchema = z.strictObject({
     z.strictObject({ name: z.string(), id_field: z.string(), entities: z.number().int().nonnegative() }),
   ),
   reads: z.array(CoverageReadSchema),
-  writes: z.strictObject({ served: z.array(CoverageWriteSchema), withheld: z.array(CoverageWithheldSchema) }),
+  writes: z.strictObject({
+    served: z.array(CoverageWriteSchema),
+    withheld: z.array(CoverageWithheldSchema),
+    /**
+     * Writes with no visible effect, answered as recorded without changing state: a tier of their own, never
+     * counted as served (proven). Always written; optional so older reports still read.
+     */
+    acknowledged: z.array(CoverageWriteSchema).optional(),
+  }),
   /** Sign-in writes, replayed rather than learned (always written; optional so older reports still read). */
   sign_in: z.array(CoverageSignInSchema).optional(),
   /** Validation failures answered as recorded, per endpoint and field (always written; optional so older reports still read). */

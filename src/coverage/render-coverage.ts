@@ -35,6 +35,8 @@ export function renderCoverage(c: Coverage): string {
   for (const r of c.reads) rows.push([r.tool_name, r.method, r.template, r.serving, ""]);
   for (const w of c.writes.served) rows.push([w.tool_name, w.method, w.template, "state", ""]);
   for (const s of c.sign_in ?? []) rows.push([s.tool_name, s.method, s.template, "replay", "sign-in"]);
+  for (const a of c.writes.acknowledged ?? [])
+    rows.push([a.tool_name, a.method, a.template, "acknowledged", "no effect shown"]);
   for (const w of c.writes.withheld) rows.push([w.tool_name, w.method, w.template, "withheld", w.reason]);
   if (rows.length > 1) lines.push("", ...table(rows));
   if (c.collections.length > 0)
@@ -53,6 +55,10 @@ export function renderCoverage(c: Coverage): string {
     lines.push("", "Query parameters with no learned meaning:");
     for (const u of unlearned) lines.push(`  ${u.tool} ${u.param} (${u.recorded} recorded): ${u.hint}`);
   }
+  if ((c.writes.acknowledged ?? []).length > 0) {
+    lines.push("", "Acknowledged (answered as recorded, changing nothing; never counted as served):");
+    for (const a of c.writes.acknowledged!) lines.push(`  ${a.tool_name}: ${a.explain}`);
+  }
   if ((c.validations ?? []).length > 0) {
     lines.push("", "Validations answered as recorded:");
     for (const v of c.validations!) lines.push(`  ${v.tool_name}: ${v.explain}`);
@@ -61,6 +67,7 @@ export function renderCoverage(c: Coverage): string {
     lines.push("", "Warnings:");
     for (const w of c.warnings) lines.push(`  ${w.path ?? "evidence"}: ${w.message}`);
   }
-  lines.push("", `Next: ${c.next ?? "nothing; every recorded write is served"}`);
+  const none = (c.writes.acknowledged ?? []).length > 0 ? "served or acknowledged" : "served";
+  lines.push("", `Next: ${c.next ?? `nothing; every recorded write is ${none}`}`);
   return lines.join("\n");
 }

@@ -2,7 +2,14 @@
  * The model of one endpoint: its parameters, merged request and response
  * schemas, its kind, and how the twin serves it (state, replay, withheld).
  */
-import type { Endpoint, JsonSchema, Param, Withheld, WriteRule } from "../model/model-schema.js";
+import type {
+  Acknowledged,
+  Endpoint,
+  JsonSchema,
+  Param,
+  Withheld,
+  WriteRule,
+} from "../model/model-schema.js";
 import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { emptyShape, observe, type Shape, toJsonSchema } from "./json-schema.js";
@@ -23,6 +30,7 @@ export function endpointModel(
   target: WriteTarget | null,
   verdict: { rule: WriteRule | null; withheld: Withheld | null } | null,
   signIn: SignInKey | null = null,
+  acknowledged: Acknowledged | null = null,
 ): Endpoint {
   const params: Param[] = g.params.map((name) => ({
     name,
@@ -54,25 +62,29 @@ export function endpointModel(
 
   const isList = col !== null && col.list === g;
   const kind: Endpoint["kind"] = isList ? "list" : col ? "item" : target ? target.endpointKind : "other";
-  const serving: Endpoint["serving"] = verdict
-    ? verdict.rule
-      ? "state"
-      : "withheld"
-    : col
-      ? "state"
-      : "replay";
+  const serving: Endpoint["serving"] = acknowledged
+    ? "acknowledged"
+    : verdict
+      ? verdict.rule
+        ? "state"
+        : "withheld"
+      : col
+        ? "state"
+        : "replay";
   const n = g.observations.length;
   const explain = signIn
     ? explainSignIn(g, signIn)
-    : verdict?.rule
-      ? verdict.rule.explain
-      : verdict?.withheld
-        ? `${g.method} ${g.template} is withheld (${verdict.withheld.reason}): ${verdict.withheld.hint}.`
-        : isList
-          ? `${g.method} ${g.template} lists the ${col.name} collection from state.`
-          : col
-            ? `${g.method} ${g.template} reads one ${singular(col.name)} from state by {id}.`
-            : `${g.method} ${g.template} replays the ${n} recorded answer${n === 1 ? "" : "s"} by exact path and query.`;
+    : acknowledged
+      ? acknowledged.explain
+      : verdict?.rule
+        ? verdict.rule.explain
+        : verdict?.withheld
+          ? `${g.method} ${g.template} is withheld (${verdict.withheld.reason}): ${verdict.withheld.hint}.`
+          : isList
+            ? `${g.method} ${g.template} lists the ${col.name} collection from state.`
+            : col
+              ? `${g.method} ${g.template} reads one ${singular(col.name)} from state by {id}.`
+              : `${g.method} ${g.template} replays the ${n} recorded answer${n === 1 ? "" : "s"} by exact path and query.`;
   return {
     tool_name: g.toolName,
     method: g.method,

@@ -6,6 +6,7 @@
 
 import type { Evidence } from "../evidence/evidence-schema.js";
 import {
+  type Acknowledged,
   type Collection,
   type Endpoint,
   MODEL_SCHEMA_VERSION,
@@ -14,6 +15,7 @@ import {
   type Withheld,
   type WriteRule,
 } from "../model/model-schema.js";
+import { acknowledge } from "./acknowledged.js";
 import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { learnAuth } from "./auth-schemes.js";
 import { type FoundCollection, findCollections } from "./collections.js";
@@ -30,6 +32,7 @@ import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./si
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations } from "./validation-rules.js";
+import { withheld } from "./withheld-hint.js";
 import { assembleWriteRules } from "./write-rule-assembly.js";
 import { type LearnOptions, learnWrite, type WriteJudgement } from "./write-rules.js";
 import { findWriteTargets, isWriteMethod, type WriteTarget } from "./write-targets.js";
@@ -83,6 +86,34 @@ function judgeWrites(
   return judged;
 }
 
+/**
+ * The writes on no collection that change nothing the recording showed, by endpoint (see acknowledged.ts); a write
+ * a read shows changing what no collection holds keeps its verdict with a hint that says so (no recording closes it).
+ */
+function acknowledgeWrites(
+  judged: Map<EndpointGroup, WriteJudgement>,
+  ordered: Observation[],
+): Map<EndpointGroup, Acknowledged> {
+  const out = new Map<EndpointGroup, Acknowledged>();
+  for (const [g, j] of judged) {
+    if (j.withheld?.reason !== "no_collection") continue;
+    const ack = acknowledge(g, ordered);
+    if ("acknowledged" in ack) out.set(g, ack.acknowledged);
+    else if (ack.changed !== null)
+      judged.set(g, {
+        ...j,
+        draft: null,
+        withheld: withheld("no_collection", {
+          method: g.method,
+          template: g.template,
+          readBack: ack.changed,
+          changed: ack.changed,
+        }),
+      });
+  }
+  return out;
+}
+
 /** The collections as the walk left them: their models, seed entities, id sequences, and the reads state serves. */
 function collectionStates(walk: WalkResult) {
   const collections: Collection[] = [];
@@ -130,6 +161,7 @@ function endpointModels(
   judged: Map<EndpointGroup, WriteJudgement>,
   rules: Map<EndpointGroup, WriteRule>,
   signIns: Map<EndpointGroup, SignInKey>,
+  acknowledged: Map<EndpointGroup, Acknowledged>,
 ): Endpoint[] {
   const colByGroup = new Map<EndpointGroup, FoundCollection>();
   for (const c of found) {
@@ -138,7 +170,8 @@ function endpointModels(
   }
   const verdict = (g: EndpointGroup): { rule: WriteRule | null; withheld: Withheld | null } | null => {
     const j = judged.get(g);
-    return j ? { rule: rules.get(g) ?? null, withheld: j.withheld } : null;
+    if (!j) return null;
+    return { rule: rules.get(g) ?? null, withheld: acknowledged.has(g) ? null : j.withheld };
   };
   const endpoints = groups.map((g) =>
     endpointModel(
@@ -147,6 +180,7 @@ function endpointModels(
       targets.get(g.key) ?? null,
       verdict(g),
       signIns.get(g) ?? null,
+      acknowledged.get(g) ?? null,
     ),
   );
   widenRequestSchemas(endpoints, [...rules.values()]);
@@ -178,12 +212,14 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   const { groups, observations } = indexEndpoints(selected.api);
   const found = findCollections(groups, warnings);
   const targets = findWriteTargets(groups, found);
-  const walk = walkState(timeOrder(observations), found, targets);
+  const ordered = timeOrder(observations);
+  const walk = walkState(ordered, found, targets);
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
   const signIns = new Map<EndpointGroup, SignInKey>(
     groups.filter((g) => !targets.has(g.key) && isSignIn(g)).map((g) => [g, signInKey(g)]),
   );
   const judged = judgeWrites(groups, targets, walk.writes, signIns, opts, warnings);
+  const acknowledged = acknowledgeWrites(judged, ordered);
   const validations = groups.filter((g) => isWriteMethod(g.method)).flatMap(learnValidations);
   const { collections, stateServed, seed, idSequences } = collectionStates(walk);
   const counted = learnCountReads(groups, collections, walk.countReads);
@@ -200,7 +236,10 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   );
   const sequences = sequenceStarts(served, idSequences, (c) => walk.states.get(c)?.lastKnown.values() ?? []);
   const rules = assembleWriteRules(served, targeted, sequences);
-  const endpoints = countEndpoints(endpointModels(groups, found, targets, judged, rules, signIns), counted);
+  const endpoints = countEndpoints(
+    endpointModels(groups, found, targets, judged, rules, signIns, acknowledged),
+    counted,
+  );
   const unrecorded = findUnrecordedBodies(groups);
   warnings.push(...unrecorded.warnings);
 
@@ -211,7 +250,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     collections,
     write_rules: [...rules.values()].sort(byName((r) => r.tool_name)),
     replays: replayedReads(
-      timeOrder(observations).filter((o) => !counted.some((k) => k.explained.includes(o))),
+      ordered.filter((o) => !counted.some((k) => k.explained.includes(o))),
       found,
       stateServed,
       signIns,
@@ -221,6 +260,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     validations: validations.sort((a, b) =>
       a.tool_name !== b.tool_name ? (a.tool_name < b.tool_name ? -1 : 1) : a.field < b.field ? -1 : 1,
     ),
+    acknowledged: [...acknowledged.values()].sort(byName((a) => a.tool_name)),
     auth: learnAuth(groups),
     examples: operationExamples(groups),
     unrecorded_bodies: unrecorded.unrecorded,

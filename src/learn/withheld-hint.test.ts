@@ -50,7 +50,7 @@ describe("withheld reasons", () => {
       [
         "post_ping",
         "no_collection",
-        "POST /api/ping changes no collection the recording read: if it writes entities, record a GET of their list (such as GET /api/ping) before and after it, so its effect can be read back; an action no read can show stays withheld",
+        "POST /api/ping changes no collection the recording read: if it writes entities, record a GET of their list (such as GET /api/ping) before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)",
       ],
     ]);
   });

@@ -20,6 +20,8 @@ export interface HintContext {
   mime?: string | null;
   /** Two rules fit the only observation: what a second one would tell apart. */
   ambiguous?: "counter_or_constant";
+  /** A write on no collection: the read (`GET /api/settings`) that answered otherwise across it, an effect the twin cannot apply. */
+  changed?: string;
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -32,7 +34,9 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     failed_status: () =>
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
     no_collection: () =>
-      `${w} changes no collection the recording read: if it writes entities, record a GET of their list (such as ${c.readBack}) before and after it, so its effect can be read back; an action no read can show stays withheld`,
+      c.changed !== undefined
+        ? `${w} changed what ${c.changed} answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld`
+        : `${w} changes no collection the recording read: if it writes entities, record a GET of their list (such as ${c.readBack}) before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,
     unexplained_field: () => {
       const g = c.gap;
       if (c.ambiguous === "counter_or_constant")
@@ -56,6 +60,7 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     conflicting_observations: () =>
       `Observations of ${w} disagree on ${c.field ? `"${c.field}"` : "the answer status"}; record the write again, each followed by a ${c.readBack}`,
   };
-  // Only the gaps of a rule the twin lacks are beyond any recording; every other hint names what to record.
-  return { reason, hint: hints[reason](), closable: c.gap === undefined };
+  // Only the gaps of a rule the twin lacks (a field's, or a write to what no collection holds) are beyond any
+  // recording; every other hint names what to record.
+  return { reason, hint: hints[reason](), closable: c.gap === undefined && c.changed === undefined };
 }

@@ -56,7 +56,8 @@ export const EndpointSchema = z.strictObject({
   response_schemas: z.record(z.string(), JsonSchemaSchema),
   kind: z.enum(["list", "item", "create", "update", "patch", "delete", "other"]),
   collection: z.string().nullable(),
-  serving: z.enum(["state", "replay", "withheld"]),
+  /** `acknowledged`: a write answered as recorded that changes nothing (no read showed an effect; see `acknowledged`). */
+  serving: z.enum(["state", "replay", "withheld", "acknowledged"]),
   withheld: WithheldSchema.nullable(),
   observations: z.number().int().nonnegative(),
   explain: z.string(),
@@ -566,6 +567,22 @@ export const CredentialRefusalSchema = z.strictObject({
   explain: z.string(),
 });
 
+/**
+ * A write with no visible effect (a tracking ping, a "mark seen"): on no collection, every success answered alike,
+ * and no read repeated around it changed. The twin answers it as recorded and changes no state; it is never a
+ * proven write.
+ */
+export const AcknowledgedSchema = z.strictObject({
+  tool_name: z.string(),
+  status: z.number().int(),
+  content_type: z.string().nullable(),
+  /** The recorded answer body (parsed JSON, or text), sent as recorded. */
+  body: z.unknown(),
+  /** True when the recorded answer had no body (a 204). */
+  empty: z.boolean(),
+  explain: z.string(),
+});
+
 export const ModelSchema = z.strictObject({
   schema_version: z.literal(MODEL_SCHEMA_VERSION),
   app_origin: z.string(),
@@ -579,6 +596,8 @@ export const ModelSchema = z.strictObject({
   id_sequences: z.record(z.string(), z.number().int()),
   /** Confirmed validation failures, sorted by tool name then field. Always written; optional so older models read. */
   validations: z.array(ValidationRuleSchema).optional(),
+  /** Writes with no visible effect, answered as recorded, sorted by tool name. Optional so older models read. */
+  acknowledged: z.array(AcknowledgedSchema).optional(),
   /** The auth the recording shows (for the OpenAPI document). Always written; optional so older models read. */
   auth: AuthSchema.optional(),
   /** Recorded bodies per tool, for the OpenAPI document's examples. Always written; optional so older models read. */
@@ -612,6 +631,7 @@ export type WriteRule = z.infer<typeof WriteRuleSchema>;
 export type ValidationRule = z.infer<typeof ValidationRuleSchema>;
 export type BodyRefusal = z.infer<typeof BodyRefusalSchema>;
 export type CredentialRefusal = z.infer<typeof CredentialRefusalSchema>;
+export type Acknowledged = z.infer<typeof AcknowledgedSchema>;
 export type Replay = z.infer<typeof ReplaySchema>;
 export type ReplayResponse = z.infer<typeof ReplayResponseSchema>;
 export type MatchValue = z.infer<typeof MatchValueSchema>;

@@ -6,10 +6,11 @@
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
 import { understoodQueryParams } from "../../model/collection-query.js";
-import type { Collection, Model } from "../../model/model-schema.js";
+import type { Acknowledged, Collection, Model } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
 import { countRead, itemRead, listRead, queryRead } from "./collection-read.js";
 import { explainMiss, explainUnlearnedQuery, explainWithheld } from "./explain-miss.js";
+import { recordedAnswer } from "./recorded-answer.js";
 import { refuseBody, refuseRequest } from "./refuse-request.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
@@ -74,6 +75,12 @@ function serveFromState(
   return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;
 }
 
+/** A write with no visible effect: its recorded answer, and no change to the state. */
+function acknowledgedAnswer(ack: Acknowledged): TwinResponse {
+  if (!ack.empty) return recordedAnswer(ack, "acknowledged", ack.tool_name);
+  return { status: ack.status, headers: {}, body: null, served_by: "acknowledged", rule: ack.tool_name };
+}
+
 /** Answers one request against the episode, mutating its state in place for served writes. */
 export function handleRequest(model: Model, episode: Episode, req: TwinRequest): TwinResponse {
   const m = matchRoute(model, req.method, req.path);
@@ -88,6 +95,10 @@ export function handleRequest(model: Model, episode: Episode, req: TwinRequest):
     refuseRequest(model, ep, req) ?? validateRequest(model, ep.tool_name, req) ?? refuseBody(model, ep, req);
   if (refused) return refused;
   if (ep.serving === "withheld") return explainWithheld(ep);
+  if (ep.serving === "acknowledged") {
+    const ack = model.acknowledged?.find((a) => a.tool_name === ep.tool_name);
+    if (ack) return acknowledgedAnswer(ack);
+  }
   if (ep.serving === "state") {
     const served = serveFromState(model, episode, req, m);
     if (served) return served;

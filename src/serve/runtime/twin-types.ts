@@ -46,7 +46,7 @@ export interface TwinResponse {
   status: number;
   headers: Record<string, string>;
   body: TwinResponseBody;
-  served_by: "state" | "replay" | "withheld" | "miss" | "validation" | "refused";
+  served_by: "state" | "replay" | "withheld" | "miss" | "validation" | "refused" | "acknowledged";
   rule: string | null;
 }
 
