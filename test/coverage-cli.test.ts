@@ -67,7 +67,7 @@ describe("apptwin coverage", () => {
       "  records[9].response.status: POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent",
     );
     expect(lines.at(-2)).toBe(
-      "Next: Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
+      "Next: Record a GET /api/boards/{id} after POST /api/boards/{board_id}/archive to confirm its effect",
     );
   });
 

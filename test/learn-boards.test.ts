@@ -33,7 +33,7 @@ describe("learning the boards app", () => {
       [
         "post_boards_archive_by_board_id",
         "not_read_back",
-        "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
+        "Record a GET /api/boards/{id} after POST /api/boards/{board_id}/archive to confirm its effect",
       ],
       [
         "post_boards_cards_by_board_id",
@@ -45,7 +45,7 @@ describe("learning the boards app", () => {
     ]);
     expect(coverage.writes.withheld.map((w) => w.closable)).toEqual([true, false]);
     expect(coverage.next).toBe(
-      "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
+      "Record a GET /api/boards/{id} after POST /api/boards/{board_id}/archive to confirm its effect",
     );
     expect(coverage.warnings).toEqual([
       {

@@ -183,11 +183,11 @@ describe("learning a real capture of the boards app", async () => {
       { name: "comments", id_field: "id", entities: 2 },
     ]);
     expect(coverage.writes.withheld.map((w) => w.hint)).toEqual([
-      "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
+      "Record a GET /api/boards/{id} after POST /api/boards/{board_id}/archive to confirm its effect",
       'Field "etag" in the answer of POST /api/boards/{board_id}/cards is a random token the app generates (16 hex characters) that only the answer carries: no request sent it and no read shows it, so no recording can explain it and the write stays withheld',
     ]);
     expect(coverage.next).toBe(
-      "Record a GET /api/boards/{board_id} after POST /api/boards/{board_id}/archive to confirm its effect",
+      "Record a GET /api/boards/{id} after POST /api/boards/{board_id}/archive to confirm its effect",
     );
     expect(coverage.warnings.map((w) => [w.code, w.path])).toEqual([
       ["failed_write", "records[21].response.status"],

@@ -77,9 +77,11 @@ function judgeWrites(
     else writesByGroup.set(w.obs.endpoint, [w]);
   }
   const judged = new Map<EndpointGroup, WriteJudgement>();
+  // The read routes the recording has: the only ones a hint may name.
+  const readRoutes = new Set(groups.filter((g) => g.method === "GET").map((g) => `GET ${g.template}`));
   for (const g of groups) {
     if (!isWriteMethod(g.method) || signIns.has(g)) continue;
-    const j = learnWrite(g, targets.get(g.key) ?? null, writesByGroup.get(g) ?? [], opts);
+    const j = learnWrite(g, targets.get(g.key) ?? null, writesByGroup.get(g) ?? [], opts, readRoutes);
     warnings.push(...j.warnings);
     judged.set(g, j);
   }

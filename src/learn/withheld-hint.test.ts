@@ -43,16 +43,42 @@ describe("withheld reasons", () => {
     ]);
   });
 
-  it("no_collection: the write's path matches no collection (an RPC-style action)", () => {
+  it("no_collection: the write's path matches no collection (an RPC-style action), naming no route the app lacks", () => {
     expect(
       withheldOf([{ method: "POST", path: "/api/ping", status: 200, req: {}, res: { ok: true } }]),
     ).toEqual([
       [
         "post_ping",
         "no_collection",
+        "POST /api/ping changes no collection the recording read: if it writes entities, record a GET of their list before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)",
+      ],
+    ]);
+  });
+
+  it("no_collection: names the list at the write's path when the recording read it", () => {
+    const ping: RecordSpec = { method: "POST", path: "/api/ping", status: 200, req: {}, res: { ok: true } };
+    expect(withheldOf([{ path: "/api/ping", status: 200, res: { pings: 1 } }, ping])).toEqual([
+      [
+        "post_ping",
+        "no_collection",
         "POST /api/ping changes no collection the recording read: if it writes entities, record a GET of their list (such as GET /api/ping) before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)",
       ],
     ]);
+  });
+
+  it("never names a read route the model lacks: an update whose collection has no item read names the list", () => {
+    const patch: RecordSpec = { method: "PATCH", path: "/api/things/1", status: 200, req: { title: "Z" } };
+    const { model, coverage } = learnSpecs([list(seedItems), patch]);
+    const routes = new Set(model.endpoints.map((e) => `${e.method} ${e.template}`));
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint])).toEqual([
+      [
+        "patch_things_by_id",
+        "not_read_back",
+        "Record a GET /api/things after PATCH /api/things/{id} to confirm its effect",
+      ],
+    ]);
+    for (const w of coverage.writes.withheld)
+      for (const named of w.hint.match(/\b(GET|HEAD) \/\S*/g) ?? []) expect(routes).toContain(named);
   });
 
   it("says every gap a recording can close is closable", () => {

@@ -11,8 +11,8 @@ import type { UnclosableGap } from "./infer-field-rule.js";
 export interface HintContext {
   method: string;
   template: string;
-  /** The read that would confirm the write, e.g. `GET /api/boards/{board_id}`. */
-  readBack: string;
+  /** The read that would confirm the write, e.g. `GET /api/boards/{board_id}`: a recorded route, or null when none is. */
+  readBack: string | null;
   field?: string;
   /** What the twin lacks, when no recording can close the gap. */
   gap?: UnclosableGap;
@@ -27,8 +27,9 @@ export interface HintContext {
 /** The withheld verdict (reason + hint) for a write endpoint. */
 export function withheld(reason: WithheldReason, c: HintContext): Withheld {
   const w = `${c.method} ${c.template}`;
+  const read = c.readBack ?? "read of what it changes";
   const hints: Record<WithheldReason, () => string> = {
-    not_read_back: () => `Record a ${c.readBack} after ${w} to confirm its effect`,
+    not_read_back: () => `Record a ${read} after ${w} to confirm its effect`,
     read_back_disagrees: () =>
       `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
     failed_status: () =>
@@ -36,11 +37,11 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     no_collection: () =>
       c.changed !== undefined
         ? `${w} changed what ${c.changed} answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld`
-        : `${w} changes no collection the recording read: if it writes entities, record a GET of their list (such as ${c.readBack}) before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,
+        : `${w} changes no collection the recording read: if it writes entities, record a GET of their list${c.readBack === null ? "" : ` (such as ${c.readBack})`} before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,
     unexplained_field: () => {
       const g = c.gap;
       if (c.ambiguous === "counter_or_constant")
-        return `Field "${c.field}" in ${w} was the highest value seen in its scope + 1 in the only ${w} recorded, which a counter and a constant both fit; record another ${w}, followed by a ${c.readBack}, so its value shows which`;
+        return `Field "${c.field}" in ${w} was the highest value seen in its scope + 1 in the only ${w} recorded, which a counter and a constant both fit; record another ${w}, followed by a ${read}, so its value shows which`;
       if (g?.kind === "counter")
         return `Field "${c.field}" in ${w} counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant`;
       if (g?.kind === "string_id")
@@ -51,14 +52,14 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
           ? `Field "${c.field}" in the answer of ${w} is a random token the app generates (${shape}) that only the answer carries: no request sent it and no read shows it, so no recording can explain it and the write stays withheld`
           : `Field "${c.field}" in ${w} is a random token the app generates (${shape}) that no request sent; the twin has no rule that reproduces it, so no recording can close this gap: the write stays withheld`;
       }
-      return `Field "${c.field}" in ${w} fits no rule (request, id sequence, clock, constant, copy); record 2 or more ${w} with different inputs, each followed by a ${c.readBack}`;
+      return `Field "${c.field}" in ${w} fits no rule (request, id sequence, clock, constant, copy); record 2 or more ${w} with different inputs, each followed by a ${read}`;
     },
     untimed_capture: () =>
       `Field "${c.field}" in ${w} is a time the app stamps, but the records have no times; record with apptwin capture (or a HAR with timings)`,
     unsupported_body: () =>
       `${w} sent a ${c.mime ?? "truncated or unreadable"} body; record it with a JSON or url-encoded form body (within the body limit)`,
     conflicting_observations: () =>
-      `Observations of ${w} disagree on ${c.field ? `"${c.field}"` : "the answer status"}; record the write again, each followed by a ${c.readBack}`,
+      `Observations of ${w} disagree on ${c.field ? `"${c.field}"` : "the answer status"}; record the write again, each followed by a ${read}`,
   };
   // Only the gaps of a rule the twin lacks (a field's, or a write to what no collection holds) are beyond any
   // recording; every other hint names what to record.

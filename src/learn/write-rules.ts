@@ -24,20 +24,26 @@ export interface LearnOptions {
   clockWindowMs: number;
 }
 
-/** The read that confirms a write of this endpoint, as shown in hints. */
-export function readBackOf(group: EndpointGroup, target: WriteTarget | null): string {
-  const lits = group.literals;
-  let params = 0;
-  const render = (upto: number) =>
-    `/${lits
-      .slice(0, upto)
-      .map((l) => (l === null ? `{${group.params[params++]}}` : l))
-      .join("/")}`;
-  if (!target) return `GET ${render(group.method === "POST" ? lits.length : Math.max(1, lits.length - 1))}`;
-  if (target.kind === "create") return `GET ${render(lits.length)}`;
-  if (target.endpointKind === "other") return `GET ${render(lits.length - 1)}`;
-  if (target.kind === "delete") return `GET ${render(lits.length)} (answering 404)`;
-  return `GET ${render(lits.length)}`;
+/**
+ * The read that confirms a write of this endpoint, as shown in hints: always a read route the recording has (a hint
+ * never names a route the app may not have). On a collection, its item read (an update, a delete answering 404) or
+ * its list (a create, or when no item read was recorded); on none, the list at the write's path (a POST's own path,
+ * another write's parent) when that was read, else null (the hint then names no route).
+ */
+export function readBackOf(
+  group: EndpointGroup,
+  target: WriteTarget | null,
+  readRoutes: ReadonlySet<string>,
+): string | null {
+  if (target) {
+    const { list, item } = target.collection;
+    if (target.kind === "create" || !item) return `GET ${list.template}`;
+    return target.kind === "delete" ? `GET ${item.template} (answering 404)` : `GET ${item.template}`;
+  }
+  const segs = group.template.split("/").slice(1);
+  const upto = group.method === "POST" ? segs.length : Math.max(1, segs.length - 1);
+  const route = `/${segs.slice(0, upto).join("/")}`;
+  return readRoutes.has(`GET ${route}`) ? `GET ${route}` : null;
 }
 
 /** A write rule as one endpoint's own observations teach it, before assembly (see write-rule-assembly.ts). */
@@ -48,7 +54,7 @@ export type WriteJudgement = ({ draft: WriteDraft; withheld: null } | { draft: n
   warnings: LearnWarning[];
 };
 
-type Base = { method: string; template: string; readBack: string };
+type Base = { method: string; template: string; readBack: string | null };
 
 /** Why no observation of the endpoint can teach a rule: a body apptwin cannot read, or no success at all. */
 function unusable(group: EndpointGroup, base: Base): Withheld | null {
@@ -209,8 +215,13 @@ export function learnWrite(
   target: WriteTarget | null,
   walked: WriteObservation[],
   opts: LearnOptions,
+  readRoutes: ReadonlySet<string> = new Set(),
 ): WriteJudgement {
-  const base = { method: group.method, template: group.template, readBack: readBackOf(group, target) };
+  const base = {
+    method: group.method,
+    template: group.template,
+    readBack: readBackOf(group, target, readRoutes),
+  };
   const refused = unusable(group, base);
   if (refused) return { draft: null, withheld: refused, warnings: [] };
   const warnings = failedWrites(group);
