@@ -4,7 +4,7 @@
  * when it contradicts them. Apart from the walk because these rules change
  * on their own as more kinds of read-back are understood.
  */
-import type { Entity } from "../model/model-schema.js";
+import type { Entity, ItemEnvelope } from "../model/model-schema.js";
 import type { Observation } from "./endpoint-index.js";
 import type { WriteObservation } from "./state-walk.js";
 import { isObject } from "./value-kinds.js";
@@ -17,6 +17,7 @@ import { isObject } from "./value-kinds.js";
 export function writeExpectations(
   o: Observation,
   answered: Entity | null,
+  envelope: ItemEnvelope = { kind: "bare" },
 ): Map<string, { value: unknown; loose: boolean }> {
   const out = new Map<string, { value: unknown; loose: boolean }>();
   if (answered) for (const [k, v] of Object.entries(answered)) out.set(k, { value: v, loose: false });
@@ -25,8 +26,20 @@ export function writeExpectations(
   };
   if (o.request.kind === "form") for (const [k, v] of Object.entries(o.request.value)) sent(k, v, true);
   if (o.request.kind === "json" && isObject(o.request.value))
-    for (const [k, v] of Object.entries(o.request.value)) sent(k, v, false);
+    for (const [k, v] of Object.entries(sentFields(o.request.value, envelope))) sent(k, v, false);
   return out;
+}
+
+/**
+ * The fields a JSON request sends: its body, or, when the body is one object under the key the collection's item
+ * answers wrap their entity in (`{"issue": {...}}` beside answers `{"issue": {...}}`), that object. The read-back
+ * then confirms (or refutes) the unwrapped fields like any others.
+ */
+export function sentFields(body: Record<string, unknown>, envelope: ItemEnvelope): Record<string, unknown> {
+  if (envelope.kind !== "object") return body;
+  const keys = Object.keys(body);
+  const inner = body[envelope.item_key];
+  return keys.length === 1 && keys[0] === envelope.item_key && isObject(inner) ? inner : body;
 }
 
 function same(a: unknown, b: unknown, loose: boolean): boolean {

@@ -310,7 +310,7 @@ class Walk {
       result: "unconfirmed",
       readBack: null,
       mismatch: null,
-      expect: target.kind === "delete" ? new Map() : writeExpectations(o, answered),
+      expect: target.kind === "delete" ? new Map() : writeExpectations(o, answered, st.col.itemEnvelope),
     };
     if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
     if (id !== null && answered && st.col.idField in answered) {
