@@ -132,3 +132,24 @@ export function matchFormat(v: string, sources: FormatSource[]): Format["parts"]
   if (parts.length === 1 && !("transform" in parts[0]!)) return null;
   return parts;
 }
+
+/**
+ * True when `parts` (a format another observation gave) reproduce `v` in this observation: every value part has a
+ * source here and the texts, in order, spell `v`. The greedy match takes one parse per observation; where a value
+ * fits two sources by coincidence (a comment's author and its post both 1), another observation's parse may be the
+ * one that holds everywhere.
+ */
+export function reproduces(parts: Format["parts"], v: string, sources: FormatSource[]): boolean {
+  const byPart = new Map(sources.map((s) => [JSON.stringify(s.part), s.text]));
+  let out = "";
+  for (const p of parts) {
+    if ("text" in p) out += p.text;
+    else {
+      const text = byPart.get(JSON.stringify(p));
+      if (text === undefined) return false;
+      out += text;
+    }
+    if (!v.startsWith(out)) return false;
+  }
+  return out === v;
+}

@@ -16,7 +16,7 @@ import {
   readPointer,
 } from "../util/json-pointer.js";
 import { DEFAULT_LAYOUT, formatDate, parseDate } from "../util/time-layout.js";
-import { formatSources, matchFormat, related } from "./format-rule.js";
+import { formatSources, matchFormat, related, reproduces } from "./format-rule.js";
 import {
   isObject,
   isRedactionMarker,
@@ -425,9 +425,27 @@ function allConstant(rule: FieldRule): boolean {
   return false;
 }
 
+/** Gives each observation the formats another one parsed that reproduce its value too (see `reproduces`). */
+function shareFormats(path: Path, contexts: FieldContext[], per: ({ cands: Cands } | null)[]): void {
+  const formats = new Map<string, Extract<FieldRule, { kind: "format" }>>();
+  for (const p of per)
+    if (p) for (const [sig, r] of p.cands) if (r.kind === "format" && !formats.has(sig)) formats.set(sig, r);
+  if (formats.size === 0) return;
+  const self = pointerOfPath(path);
+  contexts.forEach((ctx, i) => {
+    const p = per[i];
+    const v = at(ctx.entity, path);
+    if (!p || typeof v !== "string") return;
+    const sources = formatSources(ctx, self);
+    for (const [sig, r] of formats)
+      if (!p.cands.has(sig) && reproduces(r.parts, v, sources)) p.cands.set(sig, r);
+  });
+}
+
 function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldVerdict {
   const present = contexts.map((ctx) => has(ctx.entity, path));
   const per = contexts.map((ctx, i) => (present[i] ? candidates(path, ctx, windowMs) : null));
+  shareFormats(path, contexts, per);
   const create = contexts[0]?.create ?? true;
   const valid: FieldRule[] = [];
   const sigs = new Map<string, FieldRule>();

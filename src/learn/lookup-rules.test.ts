@@ -88,4 +88,43 @@ describe("lookups into the collection an entity names", () => {
     const rule = model.write_rules.find((r) => r.tool_name === "post_notes")!;
     expect(rule.fields.find((f) => f.field === "label")!.rule).toEqual({ kind: "constant", value: "Mobile" });
   });
+  it("takes, of two values that build a link in one create, the one that builds it in every create", () => {
+    // Project 1's home and url are the same text: only the create on project 2 tells which one the link follows.
+    const sites = [
+      { id: 1, name: "Website", home: "/p/website/", url: "/p/website/" },
+      { id: 2, name: "Mobile", home: "/h/mobile/", url: "/p/mobile/" },
+    ];
+    const made = (id: number, project: number) => ({
+      id,
+      project: { id: project },
+      subject: `S${id}`,
+      link: `${sites[project - 1]!.url}#issue-${id}`,
+    });
+    const create = (id: number, project: number): RecordSpec[] => [
+      {
+        method: "POST",
+        path: "/api/issues",
+        status: 201,
+        req: { issue: { project_id: project, subject: `S${id}` } },
+        res: made(id, project),
+      },
+      { path: `/api/issues/${id}`, status: 200, res: made(id, project) },
+    ];
+    const { model } = learnSpecs([
+      { path: "/api/projects", status: 200, res: sites },
+      { path: "/api/issues", status: 200, res: [made(1, 1)] },
+      ...create(2, 1),
+      ...create(3, 2),
+    ]);
+    const rule = model.write_rules.find((r) => r.tool_name === "post_issues")!;
+    expect(rule.fields.find((f) => f.field === "link")?.rule).toEqual({
+      kind: "format",
+      parts: [
+        { lookup: "projects", key: "/project/id", pointer: "/url" },
+        { text: "#issue-" },
+        { entity: "/id" },
+      ],
+      otherwise: { kind: "omit" },
+    });
+  });
 });

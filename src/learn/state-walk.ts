@@ -316,6 +316,9 @@ class Walk {
     if (id !== null && answered && st.col.idField in answered) {
       st.lastKnown.set(id, answered);
       st.lastAnswer.set(id, answered);
+      // The answer shows the entity as it now is: its integers count for "highest + 1" in its scope, so a later
+      // create repeating a value (every comment's author 1) is not taken for a counter of a stale highest.
+      if (target.kind === "create") st.noteInts(createScope(st, o, answered), answered);
     }
     this.writes.push(w);
     if (id !== null) this.wait(st, id, w);

@@ -204,6 +204,27 @@ describe("withheld reasons", () => {
     expect(rule.fields.find((f) => f.field === "author")!.rule).toEqual({ kind: "constant", value: 1 });
   });
 
+  it("a repeated value read back only by other reads is a constant too: the create's answer counts for the highest", () => {
+    const seed = [
+      { id: 10, title: "A", author: 0 },
+      { id: 20, title: "B", author: 0 },
+    ];
+    const c = { id: 21, title: "C", author: 1 };
+    const d = { id: 22, title: "D", author: 1 };
+    // Each create is read back by its item read only, after the next create's answer: the list never shows c.
+    const item = (e: typeof c): RecordSpec => ({ path: `/api/things/${e.id}`, status: 200, res: e });
+    const { model } = learnSpecs([
+      list(seed),
+      { path: "/api/things/10", status: 200, res: seed[0] },
+      create({ req: { title: "C" }, res: c }),
+      create({ req: { title: "D" }, res: d }),
+      item(c),
+      item(d),
+    ]);
+    const rule = model.write_rules.find((r) => r.tool_name === "post_things")!;
+    expect(rule.fields.find((f) => f.field === "author")!.rule).toEqual({ kind: "constant", value: 1 });
+  });
+
   it("untimed_capture: the app stamps a time and the records have none", () => {
     const e = { id: 2, title: "B", created_at: "2026-03-01T10:00:01.000Z" };
     const specs = [list(seedItems), create({ res: e }), list([...seedItems, e])].map((s) => ({
