@@ -390,15 +390,18 @@ const PRIORITY = [
   "copy",
 ];
 
+/** True when a lookup's key is a sibling of the field it explains (`project/id` for `project/name`). */
+function siblingKey(key: string, self: string): boolean {
+  const parent = self.slice(0, self.lastIndexOf("/"));
+  return parent !== "" && key.slice(0, key.lastIndexOf("/")) === parent;
+}
+
 function rank(rule: FieldRule, create: boolean, self: string): number {
   if (!create && rule.kind === "keep") return 0.5;
   // A reference object's other keys follow the entity it names (`project: {id, name}`); elsewhere a looked-up value
   // equal to a constant is that constant, as for a copy.
-  if (rule.kind === "lookup") {
-    const parent = self.slice(0, self.lastIndexOf("/"));
-    const sibling = parent !== "" && rule.key.slice(0, rule.key.lastIndexOf("/")) === parent;
-    return sibling ? PRIORITY.indexOf("lookup") : PRIORITY.indexOf("copy");
-  }
+  if (rule.kind === "lookup")
+    return siblingKey(rule.key, self) ? PRIORITY.indexOf("lookup") : PRIORITY.indexOf("copy");
   // A shared sequence every create confirmed beats the collection's own (which only says the ids grow).
   if (rule.kind === "id_sequence" && rule.sequence !== undefined)
     return PRIORITY.indexOf("id_sequence") - 0.1;
@@ -474,8 +477,16 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
   // Highest + 1 in every create is a counter, or, seen once, a counter or a constant: never that constant.
   const counted = per.filter(Boolean);
   const counter = counted.length > 0 && counted.every((p) => p!.counter);
-  if (counter)
-    for (let i = valid.length - 1; i >= 0; i--) if (valid[i]!.kind === "constant") valid.splice(i, 1);
+  if (counter) {
+    // Nor is it a copy of a value that merely equals it: a copy or a lookup (other than a reference object's own
+    // keys) is proven only where its source varied and the field followed, never by values that were all alike.
+    const seen = new Set(contexts.flatMap((c, i) => (present[i] ? [json(at(c.entity, path))] : [])));
+    const unproven = (r: FieldRule) =>
+      seen.size <= 1 &&
+      (r.kind === "copy" || (r.kind === "lookup" && !siblingKey(r.key, pointerOfPath(path))));
+    for (let i = valid.length - 1; i >= 0; i--)
+      if (valid[i]!.kind === "constant" || unproven(valid[i]!)) valid.splice(i, 1);
+  }
   const values = contexts.flatMap((c, i) => (present[i] ? [at(c.entity, path)] : []));
   const nested = path.length < MAX_DEPTH && present.every(Boolean) && structured(values);
   if (valid.length > 0) {

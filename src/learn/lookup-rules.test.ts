@@ -127,4 +127,21 @@ describe("lookups into the collection an entity names", () => {
       otherwise: { kind: "omit" },
     });
   });
+  it("never serves a counter-like value as a lookup it merely equals in the only create (a comment's author = its post's)", () => {
+    const posts = [
+      { id: 4, title: "P", author: 1 },
+      { id: 5, title: "Q", author: 2 },
+    ];
+    const seed = { id: 1, post: 4, author: 0, text: "first" };
+    const made = { id: 2, post: 4, author: 1, text: "second" };
+    const { coverage } = learnSpecs([
+      { path: "/api/posts", status: 200, res: posts },
+      { path: "/api/comments", status: 200, res: [seed] },
+      { method: "POST", path: "/api/comments", status: 201, req: { post: 4, text: "second" }, res: made },
+      { path: "/api/comments", status: 200, res: [seed, made] },
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.closable])).toEqual([
+      ["post_comments", "unexplained_field", true],
+    ]);
+  });
 });
