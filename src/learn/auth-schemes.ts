@@ -9,19 +9,10 @@
  */
 
 import type { Auth, AuthScheme } from "../model/model-schema.js";
-import { isCredentialName } from "../util/credential-name.js";
+import { isCredentialHeader } from "../util/credential-name.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 
 const AUTH_HEADERS = new Set(["authorization", "proxy-authorization"]);
-const NOT_CARRIERS = new Set([
-  "cookie",
-  "set-cookie",
-  "content-type",
-  "content-length",
-  "accept",
-  "referer",
-  "origin",
-]);
 const REDACTED = "[REDACTED:";
 
 /** An OpenAPI component key for a carrier: `[A-Za-z0-9._-]`. */
@@ -79,11 +70,7 @@ export function learnAuth(groups: readonly EndpointGroup[]): Auth {
           if (name !== "")
             add({ id: keyOf("cookie", name), kind: "cookie", name, explain: `The ${name} cookie` });
         }
-      } else if (
-        !AUTH_HEADERS.has(lower) &&
-        !NOT_CARRIERS.has(lower) &&
-        (isCredentialName(lower) || h.value.includes(REDACTED))
-      ) {
+      } else if (!AUTH_HEADERS.has(lower) && isCredentialHeader(lower, h.value)) {
         add({ id: keyOf("header", lower), kind: "header", name: h.name, explain: `The ${h.name} header` });
       }
     }

@@ -6,7 +6,7 @@
  * (the twin then explains its own refusal instead of guessing the app's).
  */
 import type { BodyRefusal, CannedResponse, CredentialRefusal } from "../model/model-schema.js";
-import { isCredentialName } from "../util/credential-name.js";
+import { isCredentialHeader } from "../util/credential-name.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
@@ -17,17 +17,6 @@ const BODY_STATUSES = new Set([400, 415, 422]);
 
 /** Statuses that answer a request without its credentials (419: Laravel's expired CSRF token). */
 const CREDENTIAL_STATUSES = new Set([401, 403, 419]);
-
-/** Headers that never carry a credential of their own (a cookie is read by its names). */
-const NOT_CARRIERS = new Set([
-  "cookie",
-  "set-cookie",
-  "content-type",
-  "content-length",
-  "accept",
-  "referer",
-  "origin",
-]);
 
 const accepted = (o: Observation) => (o.status >= 200 && o.status < 300) || isRedirect(o.status);
 
@@ -113,9 +102,8 @@ export function credentialsOf(headers: readonly { name: string; value: string }[
         const name = seg.split("=")[0]!.trim();
         if (name !== "") out.add(`cookie:${name}`);
       }
-    } else if (h.value.trim() !== "" && !NOT_CARRIERS.has(lower)) {
-      if (lower.endsWith("authorization") || isCredentialName(lower) || h.value.includes("[REDACTED:"))
-        out.add(`header:${lower}`);
+    } else if (h.value.trim() !== "" && isCredentialHeader(lower, h.value)) {
+      out.add(`header:${lower}`);
     }
   }
   return out;

@@ -112,3 +112,24 @@ export function credentialNameKind(name: string): CredentialNameKind {
 export function isCredentialName(name: string): boolean {
   return credentialNameKind(name) === "credential";
 }
+
+/** Headers that never carry a credential of their own (a cookie is read by its names). */
+const NOT_CREDENTIAL_HEADERS = new Set([
+  "cookie",
+  "set-cookie",
+  "content-type",
+  "content-length",
+  "accept",
+  "referer",
+  "origin",
+]);
+
+/**
+ * True when a request header carries a credential of its own: named like one (`authorization`, `x-api-key`) or
+ * holding a value redaction replaced. Never a cookie (its credentials are its cookies' names).
+ */
+export function isCredentialHeader(name: string, value: string): boolean {
+  const lower = name.toLowerCase();
+  if (NOT_CREDENTIAL_HEADERS.has(lower)) return false;
+  return isCredentialName(lower) || value.includes("[REDACTED:");
+}
