@@ -297,8 +297,11 @@ export function referenced(ctx: FieldContext, self: string): [string, string, En
   const parent = self.slice(0, self.lastIndexOf("/"));
   const out: [number, string, string, Entity][] = [];
   for (const [key, value] of entityPointers(ctx).leaves) {
-    // A reference the client chose: a value the request sent (or, on an update, one kept), never the new id.
-    if (related(key, self) || key === pointerOf(ctx.idField) || !chosen(ctx, key, value)) continue;
+    if (related(key, self) || key === pointerOf(ctx.idField)) continue;
+    // A reference object's own id (`priority: {id, name}`) names its entity even when the app chose it (a default);
+    // elsewhere only a value the client chose (the request sent it, or an update kept it) is a reference.
+    const sibling = parent !== "" && key.slice(0, key.lastIndexOf("/")) === parent;
+    if (!sibling && !chosen(ctx, key, value)) continue;
     for (const [ref, e] of ctx.refs) {
       const [collection, id] = ref.split("\u0000") as [string, string];
       if (id !== String(value)) continue;
@@ -306,7 +309,6 @@ export function referenced(ctx: FieldContext, self: string): [string, string, En
       // any other number that happens to be some entity's id is a coincidence.
       const tokens = pathOfPointer(key).filter((t) => !/^\d+$/.test(t));
       const named = tokens.some((t) => collection.startsWith(t) || t.startsWith(singularOf(collection)));
-      const sibling = parent !== "" && key.slice(0, key.lastIndexOf("/")) === parent;
       if (sibling || named) out.push([sibling ? 0 : 1, key, collection, e]);
     }
   }
@@ -396,8 +398,40 @@ function siblingKey(key: string, self: string): boolean {
   return parent !== "" && key.slice(0, key.lastIndexOf("/")) === parent;
 }
 
-function rank(rule: FieldRule, create: boolean, self: string): number {
+/**
+ * True when a request pointer is named for the field it fills: the same key (`subject` for `subject`), or a
+ * reference object's id sent as `<object>_id` / `<object>Id` (`tracker_id` for `tracker.id`).
+ */
+export function namedFor(pointer: string, path: Path): boolean {
+  const token = pathOfPointer(pointer)
+    .filter((t) => !/^\d+$/.test(t))
+    .at(-1);
+  const f = path[path.length - 1];
+  if (token === undefined || f === undefined) return false;
+  if (token === f) return true;
+  const parent = path.length > 1 ? path[path.length - 2] : undefined;
+  return f === "id" && parent !== undefined && (token === `${parent}_id` || token === `${parent}Id`);
+}
+
+/**
+ * True when a request copy is no more proven than a constant: its value never varied across the requests that sent
+ * it, its key is not named for the field, and the value is one a coincidence gives easily (a number, a boolean, a
+ * string of no letters) — `status.id: 1` following a `project_id` of 1 in every create.
+ */
+function unprovenCopy(rule: FieldRule, path: Path, contexts: FieldContext[]): boolean {
+  if (rule.kind !== "from_request" || namedFor(rule.pointer, path)) return false;
+  const sent = contexts.flatMap((c) => {
+    const v = c.request ? readPointer(c.request, rule.pointer) : undefined;
+    return v === undefined ? [] : [json(v)];
+  });
+  if (new Set(sent).size > 1) return false;
+  const v = sent[0] === undefined ? undefined : JSON.parse(sent[0]);
+  return typeof v !== "string" || !/\p{L}/u.test(v);
+}
+
+function rank(rule: FieldRule, create: boolean, self: string, weak = false): number {
   if (!create && rule.kind === "keep") return 0.5;
+  if (rule.kind === "from_request" && weak) return PRIORITY.indexOf("copy");
   // A reference object's other keys follow the entity it names (`project: {id, name}`); elsewhere a looked-up value
   // equal to a constant is that constant, as for a copy.
   if (rule.kind === "lookup")
@@ -491,7 +525,12 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
   const nested = path.length < MAX_DEPTH && present.every(Boolean) && structured(values);
   if (valid.length > 0) {
     const self = pointerOfPath(path);
-    valid.sort((a, b) => rank(a, create, self) - rank(b, create, self));
+    const weak = new Set(valid.filter((r) => unprovenCopy(r, path, contexts)));
+    const named = (r: FieldRule) => (r.kind === "from_request" && namedFor(r.pointer, path) ? 0 : 1);
+    valid.sort(
+      (a, b) =>
+        rank(a, create, self, weak.has(a)) - rank(b, create, self, weak.has(b)) || named(a) - named(b),
+    );
     // A value a draw gave an earlier field too is that field's copy: drawing again would give another value.
     const drawn = valid[0]!.kind === "uuid" || valid[0]!.kind === "id_sequence";
     const best = (drawn && valid.find((r) => r.kind === "copy")) || valid[0]!;

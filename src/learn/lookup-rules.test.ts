@@ -144,4 +144,100 @@ describe("lookups into the collection an entity names", () => {
       ["post_comments", "unexplained_field", true],
     ]);
   });
+
+  describe("a reference object the app filled in (a default, or a value no request key is named for)", () => {
+    const kinds = [
+      { id: 1, name: "Bug" },
+      { id: 2, name: "Feature" },
+    ];
+    const levels = [
+      { id: 1, name: "Low" },
+      { id: 2, name: "Normal" },
+      { id: 3, name: "High" },
+    ];
+    const ticket = (id: number, project: number, kind: number, level: number, state: number) => ({
+      id,
+      project: { id: project, name: projects[project - 1]!.name },
+      kind: { id: kind, name: kinds[kind - 1]!.name },
+      level: { id: level, name: levels[level - 1]!.name },
+      state: { id: state },
+    });
+    const reads: RecordSpec[] = [
+      { path: "/api/projects", status: 200, res: projects },
+      { path: "/api/kinds", status: 200, res: kinds },
+      { path: "/api/levels", status: 200, res: levels },
+      { path: "/api/tickets", status: 200, res: [ticket(1, 2, 2, 1, 2)] },
+    ];
+    const create = (
+      id: number,
+      req: Record<string, number>,
+      made: ReturnType<typeof ticket>,
+    ): RecordSpec[] => [
+      { method: "POST", path: "/api/tickets", status: 201, req: { ticket: req }, res: made },
+      { path: `/api/tickets/${id}`, status: 200, res: made },
+    ];
+    const fieldsOf = (specs: RecordSpec[]) => {
+      const rule = learnSpecs(specs).model.write_rules.find((r) => r.tool_name === "post_tickets")!;
+      return Object.fromEntries(rule.fields.map((f) => [f.field, f.rule]));
+    };
+
+    it("follows the `<object>_id` the request sent, looks the name up even where the app chose the id, and keeps a value that only equalled another key a constant", () => {
+      const byField = fieldsOf([
+        ...reads,
+        ...create(2, { project_id: 1, kind_id: 1, level_id: 3 }, ticket(2, 1, 1, 3, 1)),
+        ...create(3, { project_id: 1 }, ticket(3, 1, 1, 2, 1)),
+      ]);
+      expect(byField.kind).toEqual({
+        kind: "object",
+        fields: [
+          {
+            field: "id",
+            rule: {
+              kind: "from_request",
+              pointer: "/ticket/kind_id",
+              otherwise: { kind: "constant", value: 1 },
+            },
+          },
+          { field: "name", rule: { kind: "lookup", collection: "kinds", key: "/kind/id", pointer: "/name" } },
+        ],
+      });
+      // The app's default level (2) when none is sent: its name is still the level's, not the constant "Normal".
+      expect(byField.level).toEqual({
+        kind: "object",
+        fields: [
+          {
+            field: "id",
+            rule: {
+              kind: "from_request",
+              pointer: "/ticket/level_id",
+              otherwise: { kind: "constant", value: 2 },
+            },
+          },
+          {
+            field: "name",
+            rule: { kind: "lookup", collection: "levels", key: "/level/id", pointer: "/name" },
+          },
+        ],
+      });
+      // `state.id` was 1 as `project_id` was, in every create: that never makes it a copy of the project.
+      expect(byField.state).toEqual({ kind: "constant", value: { id: 1 } });
+    });
+
+    it("takes a value from a request key of another name once the key varied and the value followed", () => {
+      const byField = fieldsOf([
+        ...reads,
+        ...create(2, { project_id: 1 }, ticket(2, 1, 1, 2, 1)),
+        ...create(3, { project_id: 2 }, ticket(3, 2, 1, 2, 2)),
+      ]);
+      expect(byField.state).toEqual({
+        kind: "object",
+        fields: [
+          {
+            field: "id",
+            rule: { kind: "from_request", pointer: "/ticket/project_id", otherwise: { kind: "omit" } },
+          },
+        ],
+      });
+    });
+  });
 });

@@ -64,7 +64,7 @@ describe("post-redirect-get", () => {
       { path: "/api/things/1", status: 200, res: { id: 1, title: "C" } },
     ]);
     expect(model.write_rules.map((r) => [r.tool_name, r.kind, r.status, r.location])).toEqual([
-      ["put_things_by_id", "replace", 302, "/things"],
+      ["put_things_by_id", "merge", 302, "/things"],
     ]);
   });
 });

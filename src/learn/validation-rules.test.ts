@@ -145,4 +145,50 @@ describe("generalisations that must not outrun the evidence", () => {
     const empty: RecordSpec = { ...specs[5]!, status: 400, req: {}, res: { error: "nothing to update" } };
     expect(learnSpecs([...specs.slice(0, 5), empty]).model.validations).toEqual([]);
   });
+
+  it("learns a field of a wrapped body (`{thing: {title}}`) left blank, and answers the recording's failure to it", () => {
+    const wrapped = (title: string, extra: Record<string, unknown> = {}) => ({ thing: { title, ...extra } });
+    const specs: RecordSpec[] = [
+      list([thing(1, "A")]),
+      {
+        method: "POST",
+        path: "/api/things",
+        status: 201,
+        req: wrapped("B", { rank: 1 }),
+        res: thing(2, "B"),
+      },
+      { method: "POST", path: "/api/things", status: 201, req: wrapped("C"), res: thing(3, "C") },
+      list([thing(1, "A"), thing(2, "B"), thing(3, "C")]),
+      {
+        method: "POST",
+        path: "/api/things",
+        status: 422,
+        req: wrapped(""),
+        res: { errors: ["Title cannot be blank"] },
+      },
+    ];
+    const { model } = learnSpecs(specs);
+    expect(model.validations!.map((v) => [v.field, v.pointer, v.status, v.explain])).toEqual([
+      [
+        "thing.title",
+        "/thing/title",
+        422,
+        'POST /api/things answers 422 with the recorded body when the request body lacks "thing.title" or leaves it blank (every successful request sent it; recorded at records[4]).',
+      ],
+    ]);
+    const send = twin(specs);
+    const refused = send("POST", "/api/things", { thing: { rank: 2 } });
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      { kind: "json", value: { errors: ["Title cannot be blank"] } },
+    ]);
+    expect(send("POST", "/api/things", wrapped("D")).status).toBe(201);
+    // A failure that sent every required field non-blank is about something else: no rule.
+    const other: RecordSpec = {
+      ...specs[4]!,
+      req: wrapped("E", { rank: "x" }),
+      res: { errors: ["Rank is invalid"] },
+    };
+    expect(learnSpecs([...specs.slice(0, 4), other]).model.validations).toEqual([]);
+  });
 });

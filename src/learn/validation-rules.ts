@@ -5,7 +5,7 @@
  * request with the recorded status and body, before applying the write.
  */
 import type { ValidationRule } from "../model/model-schema.js";
-import { pointerOf } from "../util/json-pointer.js";
+import { pathOfPointer, pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
@@ -51,35 +51,44 @@ export function learnValidations(group: EndpointGroup): ValidationRule[] {
   );
   const bodies = success.map(bodyOf);
   if (bodies.length === 0 || bodies.some((b) => b === null)) return none;
-  const required = Object.keys(bodies[0]!).filter((k) => bodies.every((b) => !isBlank(b![k])));
+  // A field of a wrapped body (`{issue: {subject}}`) is required as much as a top-level one.
+  const required = [...leaves(bodies[0]!).keys()].filter((p) =>
+    bodies.every((b) => !isBlank(readPointer(b, p))),
+  );
   // A PATCH may leave any field out: only a field it sent null or blank can be what the app refused.
   const partial = group.method === "PATCH";
   const byField = new Map<string, Observation[]>();
   for (const o of group.observations) {
     const body = bodyOf(o);
     if (!VALIDATION_STATUSES.has(o.status) || body === null) continue;
-    let lacking = required.filter((k) => isBlank(body[k]) && (!partial || Object.hasOwn(body, k)));
+    let lacking = required.filter((p) => {
+      const v = readPointer(body, p);
+      return isBlank(v) && (!partial || v !== undefined);
+    });
     const answer = o.response.kind === "json" ? o.response.value : undefined;
-    if (lacking.length > 1) lacking = lacking.filter((k) => names(answer, k));
+    if (lacking.length > 1) lacking = lacking.filter((p) => names(answer, keyOf(p)));
     if (lacking.length !== 1) continue;
+    const field = lacking[0]!;
     // An answer naming another field the request sent, and not this one, blames that field (`{field: "status"}`).
-    const blamed = Object.keys(body).some((k) => k !== lacking[0] && names(answer, k));
-    if (blamed && !names(answer, lacking[0]!)) continue;
-    const list = byField.get(lacking[0]!) ?? [];
+    const sent = [...leaves(body).keys()].filter((p) => p !== field).map(keyOf);
+    const blamed = sent.some((k) => k !== keyOf(field) && names(answer, k));
+    if (blamed && !names(answer, keyOf(field))) continue;
+    const list = byField.get(field) ?? [];
     list.push(o);
-    byField.set(lacking[0]!, list);
+    byField.set(field, list);
   }
   const rules: ValidationRule[] = [];
-  for (const field of [...byField.keys()].sort()) {
-    const failures = byField.get(field)!;
+  for (const pointer of [...byField.keys()].sort()) {
+    const failures = byField.get(pointer)!;
     const answers = failures.map(canned);
     if (new Set(answers.map((a) => JSON.stringify(a))).size > 1) continue;
+    const field = pathOfPointer(pointer).join(".");
     const at = failures.map((o) => `records[${o.index}]`).join(", ");
     const head = `${group.method} ${group.template} answers ${answers[0]!.status} with the recorded body when the request body`;
     rules.push({
       tool_name: group.toolName,
       field,
-      pointer: pointerOf(field),
+      pointer,
       ...answers[0]!,
       ...(partial ? { only_when_sent: true } : {}),
       explain: partial
@@ -88,4 +97,22 @@ export function learnValidations(group: EndpointGroup): ValidationRule[] {
     });
   }
   return rules;
+}
+
+/** How deep a wrapped body is walked for its fields. */
+const MAX_DEPTH = 4;
+
+/** The fields of a body by pointer: its scalar values and empty ones, through objects (never into arrays). */
+function leaves(body: Body, at = "", depth = 0, out = new Map<string, unknown>()): Map<string, unknown> {
+  for (const [k, v] of Object.entries(body)) {
+    const p = `${at}${pointerOf(k)}`;
+    if (isObject(v) && Object.keys(v).length > 0 && depth < MAX_DEPTH) leaves(v, p, depth + 1, out);
+    else out.set(p, v);
+  }
+  return out;
+}
+
+/** The last key of a pointer: the name an answer may give the field by. */
+function keyOf(pointer: string): string {
+  return pathOfPointer(pointer).at(-1) ?? "";
 }

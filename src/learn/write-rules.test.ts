@@ -1,7 +1,9 @@
 /** What each write-rule kind learns from one small recording: from_request, id sequences, clocks, uuids, path params, keep. */
 import { describe, expect, it } from "vitest";
-import { isoAt } from "../../test/fixtures/evidence/build-evidence.js";
+import { isoAt, type RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
 import { fieldsOf, learnSpecs, list, T0 } from "../../test/support/learn-specs.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
 
 describe("write rules", () => {
   it("learns from_request, id_sequence, clock (iso), constant and copy on a create", () => {
@@ -119,6 +121,44 @@ describe("write rules", () => {
       title: { kind: "keep" },
       done: { kind: "from_request", pointer: "/done", otherwise: { kind: "keep" } },
       touched: { kind: "clock", format: "epoch_ms" },
+    });
+  });
+
+  describe("a PUT that names only some fields", () => {
+    const a = { id: 1, title: "A", done: false };
+    const b = { id: 2, title: "B", done: false, owner: { id: 5 } };
+    const put = (res: Record<string, unknown>): RecordSpec[] => [
+      list([a, b]),
+      { method: "PUT", path: "/api/things/1", status: 200, req: { title: "A2" }, res },
+      { path: "/api/things/1", status: 200, res },
+    ];
+    const twin = (specs: RecordSpec[]) => {
+      const { model, seed } = learnSpecs(specs);
+      const ep = createEpisode(model, seed, { episodeId: "p" });
+      const body = { kind: "json" as const, value: { title: "B2" } };
+      handleRequest(model, ep, { method: "PUT", path: "/api/things/2", query: [], headers: {}, body });
+      const read = handleRequest(model, ep, {
+        method: "GET",
+        path: "/api/things/2",
+        query: [],
+        headers: {},
+        body: null,
+      });
+      return { kind: model.write_rules[0]!.kind, read: read.body };
+    };
+
+    it("is a partial update when every read-back kept each field the entity had: a field no recorded entity had is kept", () => {
+      expect(twin(put({ ...a, title: "A2" }))).toEqual({
+        kind: "merge",
+        read: { kind: "json", value: { ...b, title: "B2" } },
+      });
+    });
+
+    it("replaces the entity when a read-back shows a field it had dropped", () => {
+      expect(twin(put({ id: 1, title: "A2" }))).toEqual({
+        kind: "replace",
+        read: { kind: "json", value: { id: 2, title: "B2" } },
+      });
     });
   });
 });

@@ -209,6 +209,22 @@ function answerRule(
   return { response: response.response, location: [...locations][0] ?? null };
 }
 
+/**
+ * A PUT replaces the entity (a field its rule does not name is dropped) only when the recording shows it dropping
+ * one: a field the entity had before that the written entity lacks. A PUT every read-back showed keeping each field
+ * it had is a partial update, which keeps fields no recorded entity had too (an issue's `assigned_to`).
+ */
+export function replaceKind(kind: WriteTarget["kind"], confirmed: WriteObservation[]): WriteTarget["kind"] {
+  if (kind !== "replace") return kind;
+  const seen = confirmed.filter((w) => w.pre !== null);
+  if (seen.length === 0) return kind;
+  const dropped = seen.some((w) => {
+    const after = afterWrite(w);
+    return Object.keys(w.pre!).some((k) => !Object.hasOwn(after, k));
+  });
+  return dropped ? kind : "merge";
+}
+
 /** Judges one write endpoint: the draft of its rule, or why it is withheld (plus warnings about ignored failures). */
 export function learnWrite(
   group: EndpointGroup,
@@ -237,7 +253,7 @@ export function learnWrite(
   const first = confirmed[0]!.obs;
   const draft: WriteDraft = {
     tool_name: group.toolName,
-    kind: written.kind,
+    kind: replaceKind(written.kind, confirmed),
     collection: written.collection.name,
     id_param: written.idParam,
     status: first.status,
