@@ -209,7 +209,7 @@ export class TestDouble {
         answer: { status: a.status, headers, body: a.body, served_by: "fault", rule: tool },
       };
     } else {
-      const answer: DoubleAnswer = await episode.run((e) => handleRequest(this.model, e, req));
+      const answer: DoubleAnswer = await episode.run((e) => handleRequest(this.model, e, req, m));
       Object.assign(answer.headers, unrecordedBodyHeaders(this.model, req, answer));
       if (fault?.kind === "truncate") {
         answer.headers["x-apptwin-fault"] = "truncate";

@@ -42,9 +42,13 @@ describe("the app's origin served as the twin's", () => {
       n: 3301,
       ok: true,
     });
-    // Nothing to replace: the JSON body is left as it is; base64 bodies are never touched.
+    // Nothing to replace: the JSON body is its own text (serialised once, sent as it is); base64 bodies are never touched.
     const plain = { kind: "json" as const, value: { id: 3301 } };
-    expect(swapBody(plain, swap)).toBe(plain);
+    expect(swapBody(plain, swap)).toEqual({
+      kind: "text",
+      text: '{"id":3301}',
+      content_type: "application/json",
+    });
     const b64 = {
       kind: "base64" as const,
       text: Buffer.from("http://127.0.0.1:3301").toString("base64"),

@@ -59,16 +59,19 @@ export function originSwap(appOrigin: string, host: string | undefined): OriginS
   return { pattern, replacements };
 }
 
-/** A text with the app origin's every form replaced by the twin's. */
+/** A text with the app origin's every form replaced by the twin's (a text naming none of them is not scanned). */
 export function swapText(text: string, swap: OriginSwap): string {
-  return text.replace(swap.pattern, (m) => swap.replacements.get(m) ?? m);
+  for (const form of swap.replacements.keys()) {
+    if (text.includes(form)) return text.replace(swap.pattern, (m) => swap.replacements.get(m) ?? m);
+  }
+  return text;
 }
 
 /**
  * A runtime answer's body with the origin replaced: a JSON value in its serialised text (the origin's
  * characters need no JSON escape, so the text stays the same JSON, strings and keys swapped alike), sent as
- * that text (under the answer's own content type) only when something was replaced; a text body's text;
- * base64 bodies as they are.
+ * that text under the answer's own content type (so the value is serialised once, whether or not something was
+ * replaced); a text body's text; base64 bodies as they are.
  */
 export function swapBody(
   body: TwinResponseBody,
@@ -79,8 +82,7 @@ export function swapBody(
   if (body?.kind !== "json") return body;
   const text = JSON.stringify(body.value);
   if (text === undefined) return body;
-  const swapped = swapText(text, swap);
-  return swapped === text ? body : { kind: "text", text: swapped, content_type: contentType };
+  return { kind: "text", text: swapText(text, swap), content_type: contentType };
 }
 
 /** True when bodies of this content type are text that may name the origin. */

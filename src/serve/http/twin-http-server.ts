@@ -19,7 +19,7 @@ import type { JournalEntry } from "../request-journal.js";
 import { dropConnection, sendJson, sendTooLarge, sendTruncated, sendTwinResponse } from "../send-response.js";
 import { TestDouble } from "../test-double.js";
 import type { TwinAsset, TwinBundle } from "../twin-bundle.js";
-import { originSwap, swapBody, swapBytes, swapHeaders } from "./app-origin.js";
+import { type OriginSwap, originSwap, swapBody, swapBytes, swapHeaders } from "./app-origin.js";
 import { AssetFiles } from "./asset-files-io.js";
 import { CONTROL_PREFIX, handleControl } from "./control-plane.js";
 import { loopbackRefusal } from "./loopback-guard.js";
@@ -95,6 +95,23 @@ interface Routes {
   /** The bound on a request body. */
   limit: number;
   loopbackOnly: boolean;
+  /** Host → the origin swap for it (null: nothing to swap). */
+  swaps: Map<string, OriginSwap | null>;
+}
+
+/** Hosts whose origin swap a server keeps made (a client names a few; past this many the cache starts again). */
+const SWAP_CACHE_SIZE = 64;
+
+/** The origin swap for a request's Host, made once per Host (a swap is a compiled pattern: too dear per request). */
+function swapFor(r: Routes, host: string | undefined): OriginSwap | null {
+  if (!host) return null;
+  let swap = r.swaps.get(host);
+  if (swap === undefined) {
+    if (r.swaps.size >= SWAP_CACHE_SIZE) r.swaps.clear();
+    swap = originSwap(r.bundle.model.app_origin, host);
+    r.swaps.set(host, swap);
+  }
+  return swap;
 }
 
 /** The path of a request target; an origin-form target is a path even when it starts with `//` (as a URL reference that would name a host). */
@@ -149,7 +166,7 @@ async function sendAsset(
       message: `The recorded asset for ${path} is missing from the bundle or lies outside its assets folder.`,
     });
   }
-  const swap = originSwap(r.bundle.model.app_origin, req.headers.host);
+  const swap = swapFor(r, req.headers.host);
   const bytes = swap ? swapBytes(loaded.bytes, loaded.content_type, swap) : loaded.bytes;
   res.writeHead(loaded.status, { "content-type": loaded.content_type, "content-length": bytes.length });
   res.end(req.method === "HEAD" ? undefined : bytes);
@@ -182,7 +199,7 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   if (answer.served_by === "miss" && answer.body?.kind === "json") {
     (answer.body.value as Record<string, unknown>).assets = r.assets.paths();
   }
-  const swap = originSwap(r.bundle.model.app_origin, req.headers.host);
+  const swap = swapFor(r, req.headers.host);
   if (swap) {
     const type = Object.entries(answer.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1];
     answer = {
@@ -261,6 +278,7 @@ export function createTwinServer(bundle: TwinBundle, opts: TwinServerOptions = {
     onRequest: opts.onRequest,
     limit: opts.maxBodyBytes ?? MAX_BODY_BYTES,
     loopbackOnly: (opts.allowedHosts ?? "loopback") === "loopback",
+    swaps: new Map(),
   };
   const headersTimeout = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   // Slow or stalled clients are cut off; Node checks the deadlines every connectionsCheckingInterval.

@@ -23,6 +23,11 @@ export interface RuleContext {
 
 const ABSENT = Symbol("absent");
 
+/** A value of its own for the entity being built: an object or array copied, a primitive as it is (no clone call). */
+function copyOf<T>(v: T): T {
+  return v === null || typeof v !== "object" ? v : structuredClone(v);
+}
+
 /** A copy, format or lookup, resolved after every other field (it reads the entity being built). */
 class Deferred {
   constructor(readonly rule: Extract<FieldRule, { kind: "copy" | "format" | "lookup" }>) {}
@@ -53,8 +58,8 @@ export function formatClock(ms: number, rule: Omit<ClockRule, "kind">): string |
 type Otherwise = Extract<FieldRule, { kind: "from_request" }>["otherwise"];
 
 function otherwise(o: Otherwise, old: unknown): unknown {
-  if (o.kind === "constant") return structuredClone(o.value);
-  return o.kind === "keep" && old !== ABSENT ? structuredClone(old) : ABSENT;
+  if (o.kind === "constant") return copyOf(o.value);
+  return o.kind === "keep" && old !== ABSENT ? copyOf(old) : ABSENT;
 }
 
 /** The old value at a key of an old object (ABSENT when there is none). */
@@ -68,7 +73,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
   switch (rule.kind) {
     case "from_request": {
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
-      return v !== undefined ? structuredClone(v) : otherwise(rule.otherwise, old);
+      return v !== undefined ? copyOf(v) : otherwise(rule.otherwise, old);
     }
     case "id_sequence": {
       const key = rule.sequence ?? ctx.collection;
@@ -81,7 +86,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     case "clock":
       return formatClock(ctx.episode.clock_ms, rule);
     case "constant":
-      return structuredClone(rule.value);
+      return copyOf(rule.value);
     case "path_param": {
       const v = ctx.params[rule.name];
       if (v === undefined) return ABSENT;
@@ -89,7 +94,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
       return typeof old === "number" && /^-?\d+$/.test(v) ? Number(v) : v;
     }
     case "keep":
-      return old === ABSENT ? ABSENT : structuredClone(old);
+      return old === ABSENT ? ABSENT : copyOf(old);
     case "increment":
       return typeof old === "number" ? old + rule.step : ABSENT;
     case "redacted":
@@ -154,11 +159,11 @@ function resolve(d: Deferred, entity: Entity, ctx: RuleContext): unknown {
   const rule = d.rule;
   if (rule.kind === "lookup") {
     const v = lookedUp(rule.collection, rule.key, rule.pointer, entity, ctx);
-    return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : structuredClone(v);
+    return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : copyOf(v);
   }
   if (rule.kind === "copy") {
     const v = lookUp(entity, ctx, rule.pointer ?? pointerOf(rule.from));
-    return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : structuredClone(v);
+    return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : copyOf(v);
   }
   let text = "";
   for (const p of rule.parts) {
@@ -223,7 +228,7 @@ export function applyFieldRules(
       const v = values.get(key);
       if (v !== ABSENT) out[key] = v;
     } else if (mergeOld && ctx.old && Object.hasOwn(ctx.old, key)) {
-      out[key] = structuredClone(ctx.old[key]);
+      out[key] = copyOf(ctx.old[key]);
     }
   }
   resolveDeferred(out, ctx);

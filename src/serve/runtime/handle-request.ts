@@ -81,9 +81,18 @@ function acknowledgedAnswer(ack: Acknowledged): TwinResponse {
   return { status: ack.status, headers: {}, body: null, served_by: "acknowledged", rule: ack.tool_name };
 }
 
-/** Answers one request against the episode, mutating its state in place for served writes. */
-export function handleRequest(model: Model, episode: Episode, req: TwinRequest): TwinResponse {
-  const m = matchRoute(model, req.method, req.path);
+/**
+ * Answers one request against the episode, mutating its state in place for served writes. `match` is the
+ * request's route when the caller already matched it (`matchRoute` of the same model, method and path; null for
+ * none), so a request is matched once.
+ */
+export function handleRequest(
+  model: Model,
+  episode: Episode,
+  req: TwinRequest,
+  match?: RouteMatch | null,
+): TwinResponse {
+  const m = match === undefined ? matchRoute(model, req.method, req.path) : match;
   if (!m) {
     const hit = findReplay(model, req);
     return hit ? answerReplay(episode, hit.key, hit.replay, req) : explainMiss(model, req);
