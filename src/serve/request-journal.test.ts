@@ -74,3 +74,45 @@ describe("journalBody", () => {
     expect(journalBody("x".repeat(5000))).toEqual({ truncated: true, text: "x".repeat(4096) });
   });
 });
+
+describe("RequestJournal as a ring", () => {
+  it("keeps exactly the latest `capacity` entries in order however far past capacity it goes, and starts again when cleared", () => {
+    const j = new RequestJournal(1000);
+    for (let i = 1; i <= 2500; i++) j.record(entry({ path: `/p/${i}` }));
+    expect(j.size).toBe(1000);
+    expect(j.dropped).toBe(1500);
+    const kept = j.find({});
+    expect(kept.map((e) => e.seq)).toEqual(Array.from({ length: 1000 }, (_, i) => 1501 + i));
+    expect(kept.every((e) => e.path === `/p/${e.seq}`)).toBe(true);
+    expect(j.find({}, 3).map((e) => e.seq)).toEqual([2498, 2499, 2500]);
+    expect(j.count({ path: "/p/*" })).toBe(1000);
+    j.clear();
+    expect(j.size).toBe(0);
+    for (const p of ["/a", "/b"]) j.record(entry({ path: p }));
+    expect(j.find({}).map((e) => [e.seq, e.path])).toEqual([
+      [1, "/a"],
+      [2, "/b"],
+    ]);
+  });
+
+  it("keeps none at capacity 0 but numbers and counts them", () => {
+    const j = new RequestJournal(0);
+    expect(j.record(entry({})).seq).toBe(1);
+    expect(j.record(entry({})).seq).toBe(2);
+    expect(j.size).toBe(0);
+    expect(j.dropped).toBe(2);
+  });
+});
+
+describe("journalBody copies", () => {
+  it("never keeps the body's own objects, masks past any depth a body may have, and keeps a __proto__ field a field", () => {
+    const body = JSON.parse('{"a":{"b":[{"token":"t"}]},"__proto__":{"x":1}}');
+    const kept = journalBody(body) as Record<string, unknown>;
+    expect(kept).toEqual(JSON.parse('{"a":{"b":[{"token":"[MASKED]"}]},"__proto__":{"x":1}}'));
+    expect(kept.a).not.toBe(body.a);
+    expect(Object.getPrototypeOf(kept)).toBe(Object.prototype);
+    let deep: unknown = { secret: "s" };
+    for (let i = 0; i < 200; i++) deep = [deep];
+    expect(JSON.stringify(journalBody(deep))).not.toContain('"s"');
+  });
+});

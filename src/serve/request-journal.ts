@@ -6,6 +6,7 @@
  * and counts are what verification asks ("was POST /api/items called twice?").
  */
 import { isCredentialName } from "../util/credential-name.js";
+import { deepFreeze } from "./runtime/deep-freeze.js";
 
 /** One request an episode received and how it was answered. */
 export interface JournalEntry {
@@ -61,14 +62,49 @@ const MAX_BODY_CHARS = 4096;
 
 const MASK = "[MASKED]";
 
-/** A body as a journal keeps it: credential-named fields masked at any depth, long text cut. */
+/**
+ * Nesting past this (deeper than any body the twin reads: read-body refuses past 64) is not kept: a marker takes
+ * its place, never the body's own object, nor a field that was not masked.
+ */
+const MAX_MASK_DEPTH = 128;
+
+const TOO_DEEP = "[NESTED TOO DEEP]";
+
+/** Field name → whether it names a credential: bodies repeat the same few names, so each is judged once. */
+const credentialKeys = new Map<string, boolean>();
+
+function credentialKey(k: string): boolean {
+  let named = credentialKeys.get(k);
+  if (named === undefined) {
+    if (credentialKeys.size >= 4096) credentialKeys.clear();
+    named = isCredentialName(k);
+    credentialKeys.set(k, named);
+  }
+  return named;
+}
+
+/**
+ * A body as a journal keeps it: credential-named fields masked at any depth, long text cut. Always a copy made
+ * of fresh arrays and objects: the journal never holds the request's own values (which a caller, or a state that
+ * took them, could change) nor hands out anything that reaches them.
+ */
 export function journalBody(body: unknown): unknown {
   const mask = (v: unknown, depth: number): unknown => {
-    if (depth > 32 || v === null || typeof v !== "object") return v;
+    if (v === null || typeof v !== "object") return v;
+    if (depth > MAX_MASK_DEPTH) return TOO_DEEP;
     if (Array.isArray(v)) return v.map((x) => mask(x, depth + 1));
-    return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [k, isCredentialName(k) ? MASK : mask(x, depth + 1)]),
-    );
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) {
+      const x = (v as Record<string, unknown>)[k];
+      // defineProperty: a "__proto__" field stays a field of the copy, as JSON.parse made it.
+      Object.defineProperty(out, k, {
+        value: credentialKey(k) ? MASK : mask(x, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
   };
   const masked = mask(body, 0);
   const text = typeof masked === "string" ? masked : JSON.stringify(masked);
@@ -136,46 +172,67 @@ export function parseJournalFilter(
   return problems.length > 0 ? { problems } : { filter: filter as JournalFilter };
 }
 
-/** One episode's journal, oldest first. */
+/**
+ * One episode's journal, oldest first: a ring of at most `capacity` entries, so recording costs the same at any
+ * fill (past capacity the new entry takes the oldest one's place; nothing is shifted) and an episode's journal
+ * never holds more than `capacity` entries. Each entry is frozen (its body a masked copy, frozen too): nothing
+ * read from the journal can change it, and nothing in it reaches the request's or the state's own values.
+ */
 export class RequestJournal {
-  private readonly entries: JournalEntry[] = [];
+  private ring: JournalEntry[] = [];
+  /** Where the oldest entry is once the ring is full. */
+  private head = 0;
   private next = 1;
   /** How many entries were dropped to stay within capacity since the last clear. */
   dropped = 0;
 
   constructor(private readonly capacity = DEFAULT_JOURNAL_CAPACITY) {}
 
-  /** Appends an entry, numbering it; drops the oldest past capacity. */
+  /** How many entries are kept. */
+  get size(): number {
+    return this.ring.length;
+  }
+
+  /** Appends an entry, numbering it; past capacity it replaces the oldest. */
   record(entry: Omit<JournalEntry, "seq">): JournalEntry {
-    const full = { seq: this.next++, ...entry };
+    const full: JournalEntry = Object.freeze({ seq: this.next++, ...entry, body: deepFreeze(entry.body) });
     if (this.capacity === 0) {
       this.dropped++;
       return full;
     }
-    this.entries.push(full);
-    if (this.entries.length > this.capacity) {
-      this.entries.shift();
+    if (this.ring.length < this.capacity) this.ring.push(full);
+    else {
+      this.ring[this.head] = full;
+      this.head = (this.head + 1) % this.capacity;
       this.dropped++;
     }
     return full;
   }
 
+  /** The kept entries, oldest first. */
+  private *inOrder(): IterableIterator<JournalEntry> {
+    const n = this.ring.length;
+    for (let i = 0; i < n; i++) yield this.ring[(this.head + i) % n]!;
+  }
+
   /** The entries a filter selects, oldest first; with `limit`, only the latest `limit` of them. */
   find(filter: JournalFilter, limit?: number): JournalEntry[] {
-    const hits = this.entries.filter((e) => entryMatches(e, filter));
+    const hits: JournalEntry[] = [];
+    for (const e of this.inOrder()) if (entryMatches(e, filter)) hits.push(e);
     return limit === undefined ? hits : hits.slice(Math.max(0, hits.length - limit));
   }
 
   /** How many kept entries a filter selects. */
   count(filter: JournalFilter): number {
     let n = 0;
-    for (const e of this.entries) if (entryMatches(e, filter)) n++;
+    for (const e of this.inOrder()) if (entryMatches(e, filter)) n++;
     return n;
   }
 
   /** Forgets every entry (numbering starts again at 1). */
   clear(): void {
-    this.entries.length = 0;
+    this.ring = [];
+    this.head = 0;
     this.next = 1;
     this.dropped = 0;
   }
