@@ -6,9 +6,15 @@
  * eviction, TTL, reset and the bundle digest hold across replicas; Redis out
  * of reach is a UserError at start and a StoreUnavailableError while serving.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "@redis/client";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { UserError } from "../src/errors/user-error.js";
-import { type EpisodeHandle, isMissing, StoreUnavailableError } from "../src/serve/episode-store.js";
+import {
+  EpisodeGoneError,
+  type EpisodeHandle,
+  isMissing,
+  StoreUnavailableError,
+} from "../src/serve/episode-store.js";
 import { createEpisode } from "../src/serve/runtime/create-episode.js";
 import { handleRequest } from "../src/serve/runtime/handle-request.js";
 import type { TwinRequest, TwinResponse } from "../src/serve/runtime/twin-types.js";
@@ -125,6 +131,55 @@ describe("the Redis episode store", () => {
         new Set(made.map((m) => m.title)),
       );
     }
+  });
+
+  it("writes a request on a copy the replica holds in one round trip, and a copy another replica moved ahead is rebuilt from the refusal", async () => {
+    // A seed of its own: the bundle's keys hold only default and this episode, so the eviction below is of it.
+    const seed = structuredClone(ITEMS_SEED_STATE);
+    seed.collections.items![4]!.title = "one trip";
+    const [a, b] = [await store({ seed }), await store({ seed })];
+    await a.create("one-trip", 0);
+    const memory = createEpisode(model, seed, { episodeId: "one-trip" });
+    const toRun = async (s: RedisEpisodeStore) => {
+      const found = await s.findToRun("one-trip");
+      if (isMissing(found)) throw new Error("one-trip missing");
+      return found;
+    };
+    // Round trips as Redis counts them: every store call is one EVALSHA (or EVAL) script.
+    const counter = createClient({ url: redis.url });
+    await counter.connect();
+    onTestFinished(() => void counter.quit().catch(() => {}));
+    const scripts = async () => {
+      const info = String(await counter.sendCommand(["INFO", "commandstats"]));
+      const calls = (cmd: string) => Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+      return calls("evalsha") + calls("eval");
+    };
+    const step = async (s: RedisEpisodeStore, call: TwinRequest) => {
+      const before = await scripts();
+      const got = await (await toRun(s)).run((e) => handleRequest(model, e, call));
+      expect(plain(got)).toEqual(plain(handleRequest(model, memory, call)));
+      return (await scripts()) - before;
+    };
+    const post = (title: string) => req("POST", "/api/items", { title });
+    expect(await step(a, post("one"))).toBe(1); // a holds the copy it created: COMMIT alone
+    expect(await step(a, req("PATCH", "/api/items/6", { done: true }))).toBe(1);
+    expect(await step(a, req("GET", "/api/items/6"))).toBe(1); // a read: one SYNC, nothing new
+    expect(await step(b, post("two"))).toBe(2); // b holds no copy yet: SYNC, then COMMIT
+    expect(await step(b, post("three"))).toBe(1);
+    // a's copy is two writes behind: its COMMIT is refused with every delta, rebuilt, committed again.
+    expect(await step(a, post("four"))).toBe(2);
+    // b's copy is one behind: its read SYNCs, catches up and reads again; the next read is one trip.
+    expect(await step(b, req("GET", "/api/items"))).toBe(1);
+    expect(await step(b, req("GET", "/api/items/9"))).toBe(1);
+    const state = async (s: RedisEpisodeStore) => (await (await toRun(s)).snapshot()).state.toSeedState();
+    expect(await state(a)).toEqual(memory.state.toSeedState());
+    expect(await state(b)).toEqual(memory.state.toSeedState());
+    // Evicted meanwhile by another replica, a held copy's next step says so (410), as find would.
+    const c = await store({ maxEpisodes: 2, seed });
+    await c.create("newer", 0);
+    const gone = (await toRun(a)).run((e) => handleRequest(model, e, post("late")));
+    await expect(gone).rejects.toBeInstanceOf(EpisodeGoneError);
+    await expect(gone).rejects.toMatchObject({ missing: { status: 410 } });
   });
 
   it("evicts across replicas past the cap and answers the evicted episode 410 on the other", async () => {

@@ -77,6 +77,12 @@ export interface EpisodeStore {
   /** The episode of this id, marked used; or the answer for its absence. */
   find(id: string): Promise<EpisodeHandle | MissingEpisode>;
   /**
+   * `find` for a request whose step is run at once on the handle: a shared store may hand the copy it holds
+   * without asking first, the step's own round trip checking it (its `run` then throws EpisodeGoneError when the
+   * episode is gone). Absent: `find`.
+   */
+  findToRun?(id: string): Promise<EpisodeHandle | MissingEpisode>;
+  /**
    * Creates an episode (id default `episode-<n>`), evicting the least recently used one without a live MCP
    * session at the cap. `session`: the MCP session whose initialize creates it, bound before anything can
    * evict it. Throws `EpisodeExistsError`, `TooManyEpisodesError`.

@@ -177,7 +177,7 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   const started = performance.now();
   const episodeId = req.headers["x-apptwin-episode"];
   const name = typeof episodeId === "string" ? episodeId : DEFAULT_EPISODE;
-  const episode = await r.store.find(name);
+  const episode = await (r.store.findToRun ?? r.store.find).call(r.store, name);
   if (isMissing(episode)) {
     req.resume();
     return sendJson(req, res, episode.status, episode.body);

@@ -150,8 +150,21 @@ export class RedisEpisodeStore implements EpisodeStore {
   async find(id: string): Promise<EpisodeHandle | MissingEpisode> {
     return this.exclusive(id, async () => {
       const copy = await this.sync(id);
-      return "status" in copy ? copy : this.handle(id, copy);
+      return "status" in copy ? copy : this.handle(id, copy, true);
     });
+  }
+
+  /**
+   * A handle for one step run at once (a twin request): when this replica holds a copy, it is handed without a
+   * round trip, and the step's own round trip checks it — a write's COMMIT (refused, with the deltas to rebuild
+   * from, when the copy is behind), a read's SYNC (the step run again when deltas came) — so a write costs one
+   * round trip, not two. The episode's absence then surfaces from `run` as EpisodeGoneError.
+   */
+  async findToRun(id: string): Promise<EpisodeHandle | MissingEpisode> {
+    const copy = this.copies.get(id);
+    if (!copy) return this.find(id);
+    this.keep(id, copy);
+    return this.handle(id, copy, false);
   }
 
   async create(id: string | undefined, seed: number, session?: string): Promise<CreatedHandle> {
@@ -164,7 +177,7 @@ export class RedisEpisodeStore implements EpisodeStore {
     const copy = this.fresh(made, seed, inc!, "0");
     this.keep(made, copy);
     return {
-      handle: this.handle(made, copy),
+      handle: this.handle(made, copy, true),
       evicted: evicted ? (JSON.parse(evicted) as Eviction) : null,
     };
   }
@@ -210,11 +223,24 @@ export class RedisEpisodeStore implements EpisodeStore {
   /** Brings this replica's copy of the episode up to the store's deltas (marking the episode used). */
   private async sync(id: string): Promise<Copy | MissingEpisode> {
     const had = this.copies.get(id);
-    const reply = await this.run("SYNC", [id, had?.inc ?? "", had?.gen ?? "", had?.len ?? 0, this.ttl]);
+    const reply = await this.run("SYNC", had ? this.syncArgs(id, had) : [id, "", "", 0, this.ttl]);
+    return (await this.caughtUp(id, had, reply)).copy;
+  }
+
+  /**
+   * The copy a SYNC reply (or a refused COMMIT's, which carries the same) brings `had` to: its deltas applied
+   * onto `had` when it is of this incarnation and reset and as long as `from`, else onto a fresh copy; or the
+   * episode's absence. `news`: how many deltas it applied.
+   */
+  private async caughtUp(
+    id: string,
+    had: Copy | undefined,
+    reply: unknown[],
+  ): Promise<{ copy: Copy | MissingEpisode; news: number }> {
     const status = reply[0];
-    if (status !== "ok") {
+    if (status !== "ok" && status !== "conflict") {
       this.copies.delete(id);
-      return this.missing(id, status === "gone" ? String(reply[1]) : undefined);
+      return { copy: await this.missing(id, status === "gone" ? String(reply[1]) : undefined), news: 0 };
     }
     const [, seed, inc, gen, from, deltas] = reply as [string, string, string, string, number, string[]];
     let copy = had;
@@ -224,7 +250,7 @@ export class RedisEpisodeStore implements EpisodeStore {
     for (const text of deltas) applyDelta(copy.episode, JSON.parse(text) as EpisodeDelta);
     copy.len += deltas.length;
     this.keep(id, copy);
-    return copy;
+    return { copy, news: copy === had ? deltas.length : -1 };
   }
 
   /** A copy of a fresh episode of this incarnation, with no delta applied. */
@@ -247,23 +273,29 @@ export class RedisEpisodeStore implements EpisodeStore {
     while (this.copies.size > this.cacheSize) this.copies.delete(this.copies.keys().next().value!);
   }
 
-  private handle(id: string, copy: Copy): EpisodeHandle {
+  /** `synced`: the copy was brought up to the store just now (by `find`), so a read on it needs no check. */
+  private handle(id: string, copy: Copy, synced: boolean): EpisodeHandle {
     return {
       id,
       seed: copy.episode.seed,
       key: copy.key,
-      run: (step) => this.exclusive(id, () => this.step(id, step)),
+      run: (step) => this.exclusive(id, () => this.step(id, step, synced)),
       snapshot: () =>
         this.exclusive(id, async () => {
-          const now = this.copies.get(id) ?? (await this.sync(id));
+          const now = synced ? (this.copies.get(id) ?? (await this.sync(id))) : await this.sync(id);
           if ("status" in now) throw new EpisodeGoneError(now);
           return { ...now.episode, state: now.episode.state.snapshot() };
         }),
     };
   }
 
-  /** Runs a step on the current copy and appends its delta; on a concurrent write, rebuilds and runs it again. */
-  private async step<T>(id: string, step: (episode: Episode) => T): Promise<T> {
+  /**
+   * Runs a step on the copy and appends its delta (one COMMIT, refused unless the copy is exactly the store's
+   * state); refused, the copy is rebuilt from the deltas the refusal carries and the step run again. A read on a
+   * copy not `synced` is checked with one SYNC, and run again when it brought deltas.
+   */
+  private async step<T>(id: string, step: (episode: Episode) => T, synced: boolean): Promise<T> {
+    let checked = synced;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const copy = this.copies.get(id) ?? (await this.sync(id));
       if ("status" in copy) throw new EpisodeGoneError(copy);
@@ -274,28 +306,41 @@ export class RedisEpisodeStore implements EpisodeStore {
         this.copies.delete(id);
         throw err;
       }
-      if (!ran.delta) return ran.result;
+      if (!ran.delta) {
+        if (checked) return ran.result;
+        // The read changed nothing, so the copy is caught up in place; the step runs again only if deltas came.
+        const caught = await this.caughtUp(id, copy, await this.run("SYNC", this.syncArgs(id, copy)));
+        if ("status" in caught.copy) throw new EpisodeGoneError(caught.copy);
+        if (caught.news === 0) return ran.result;
+        checked = true;
+        continue;
+      }
       const delta = JSON.stringify(ran.delta);
-      let status: unknown;
+      let reply: unknown[];
       try {
-        [status] = await this.run("COMMIT", [id, copy.inc, copy.gen, copy.len, delta, this.ttl]);
+        reply = await this.run("COMMIT", [id, copy.inc, copy.gen, copy.len, delta, this.ttl]);
       } catch (err) {
         this.copies.delete(id);
         throw err;
       }
-      if (status === "ok") {
+      if (reply[0] === "ok") {
         copy.len += 1;
         return ran.result;
       }
-      // The copy ran the step ahead of the store: it is rebuilt from the store's deltas before the next try.
+      // The copy ran the step ahead of the store: it is rebuilt from the deltas the refusal carries.
       this.copies.delete(id);
-      if (status === "missing") throw new EpisodeGoneError(await this.missing(id));
-      // A random pause that grows with the tries, so a replica that keeps losing the race to another gets a turn.
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 20)));
-      const copyNow = await this.sync(id);
-      if ("status" in copyNow) throw new EpisodeGoneError(copyNow);
+      const rebuilt = await this.caughtUp(id, undefined, reply);
+      if ("status" in rebuilt.copy) throw new EpisodeGoneError(rebuilt.copy);
+      checked = true;
+      // A random pause that grows with the tries, so a replica that keeps losing the race to another gets a turn
+      // (a refusal on the first try is a copy that was behind, not a race: it goes again at once).
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * Math.min(attempt, 20)));
     }
     throw new EpisodeContendedError(this.where, id, MAX_ATTEMPTS);
+  }
+
+  private syncArgs(id: string, copy: Copy): (string | number)[] {
+    return [id, copy.inc, copy.gen, copy.len, this.ttl];
   }
 
   /** Runs `fn` after every earlier call for this episode on this replica has finished. */

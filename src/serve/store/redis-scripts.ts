@@ -41,6 +41,13 @@ local function expired(id, ttl)
   redis.call('DEL', lkey(id), bkey(id))
   remember(id, '{"expired":true,"episode":"' .. id .. '","ttl_ms":' .. ttl .. '}')
 end
+-- An episode the store does not hold: {'gone', why} when it was evicted or expired (an expiry found now is noted), else {'missing'}.
+local function absent(id, ttl)
+  if redis.call('ZSCORE', P .. 'eps', id) then expired(id, ttl) end
+  local gone = redis.call('HGET', P .. 'gone', id)
+  if gone then return {'gone', gone} end
+  return {'missing'}
+end
 local function bound(id)
   local any = false
   for _, sid in ipairs(redis.call('SMEMBERS', bkey(id))) do
@@ -117,27 +124,27 @@ return {'ok', id, tostring(inc), evicted}
 export const SYNC = `${COMMON}
 local id, ttl = ARGV[2], tonumber(ARGV[6])
 local meta = redis.call('HMGET', ekey(id), 'seed', 'inc', 'gen')
-if not meta[1] then
-  if redis.call('ZSCORE', P .. 'eps', id) then expired(id, ttl) end
-  local gone = redis.call('HGET', P .. 'gone', id)
-  if gone then return {'gone', gone} end
-  return {'missing'}
-end
+if not meta[1] then return absent(id, ttl) end
 touch(id, ttl)
 local from = 0
 if meta[2] == ARGV[3] and meta[3] == ARGV[4] then from = tonumber(ARGV[5]) end
 return {'ok', meta[1], meta[2], meta[3], from, redis.call('LRANGE', lkey(id), from, -1)}
 `;
 
-/** ARGV: P, id, inc, gen, len, delta JSON, ttl → {'ok'} | {'conflict'} | {'missing'}: appends only onto exactly that state. */
+/**
+ * ARGV: P, id, inc, gen, len, delta JSON, ttl → {'ok'} | {'conflict', seed, inc, gen, 0, every delta} |
+ * {'gone', JSON} | {'missing'}: appends only onto exactly that state. A refused commit carries what SYNC from
+ * nothing would (the replica's copy ran the step ahead of the store, so it is rebuilt whole), saving the round trip.
+ */
 export const COMMIT = `${COMMON}
 local id, ttl = ARGV[2], tonumber(ARGV[7])
-local meta = redis.call('HMGET', ekey(id), 'inc', 'gen')
-if not meta[1] then return {'missing'} end
-if meta[1] ~= ARGV[3] or meta[2] ~= ARGV[4] then return {'conflict'} end
-if redis.call('LLEN', lkey(id)) ~= tonumber(ARGV[5]) then return {'conflict'} end
-redis.call('RPUSH', lkey(id), ARGV[6])
+local meta = redis.call('HMGET', ekey(id), 'seed', 'inc', 'gen')
+if not meta[1] then return absent(id, ttl) end
 touch(id, ttl)
+if meta[2] ~= ARGV[3] or meta[3] ~= ARGV[4] or redis.call('LLEN', lkey(id)) ~= tonumber(ARGV[5]) then
+  return {'conflict', meta[1], meta[2], meta[3], 0, redis.call('LRANGE', lkey(id), 0, -1)}
+end
+redis.call('RPUSH', lkey(id), ARGV[6])
 return {'ok'}
 `;
 
