@@ -23,3 +23,22 @@ export function firstLine(child, match) {
     child.once("exit", (code) => reject(new Error(`server exited (${code}) before it listened`)));
   });
 }
+
+/** The write mix's requests on one connection (autocannon): create at `base`, patch what was created, delete it. */
+export function writeMixRequests(base) {
+  const headers = { "content-type": "application/json" };
+  const idPath = (req, ctx) => ({ ...req, path: `${base}/${ctx.id}` });
+  return [
+    {
+      method: "POST",
+      path: base,
+      headers,
+      body: JSON.stringify({ title: "Bench item", done: false }),
+      onResponse: (_status, body, ctx) => {
+        ctx.id = JSON.parse(body).id;
+      },
+    },
+    { method: "PATCH", headers, body: JSON.stringify({ done: true }), setupRequest: idPath },
+    { method: "DELETE", setupRequest: idPath },
+  ];
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// A fixed amount of work for an outside timer (farm-bench) to check a ratio bench/episodes.mjs reports: starts
+// one server of bench/episodes.mjs (`twin` or `bare`, over N items) in its own process, sends it COUNT requests
+// of one kind (10 connections), stops it and exits. Run with COUNT and with 0: the difference of the two timings
+// is the requests alone (start-up, the seed and learning cancel out). Kinds: `item` (GET an item by id), `list`
+// (a list of 20), `writes` (POST -> PATCH -> DELETE).
+//   farm-bench -n 5 --vs 'node bench/lib/fixed-load.mjs bare item 20000' -- node bench/lib/fixed-load.mjs twin item 20000
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { firstLine, writeMixRequests } from "./bench-servers.mjs";
+
+const [kind = "twin", load = "item", count = "20000", n = "100000"] = process.argv.slice(2);
+const episodes = join(dirname(fileURLToPath(import.meta.url)), "../episodes.mjs");
+const child = spawn(process.execPath, [episodes, `--${kind}-child`, n, "64"], {
+  stdio: ["ignore", "pipe", "inherit", "ipc"],
+});
+const url = await firstLine(child, /^(http:\/\/\S+)$/);
+const requests = {
+  item: [{ method: "GET", path: `/api/items/${Number(n) / 2}` }],
+  list: [{ method: "GET", path: "/api/items?limit=20" }],
+  writes: writeMixRequests("/api/items"),
+}[load];
+if (!requests) throw new Error(`unknown load ${load} (item, list, writes)`);
+if (Number(count) > 0) {
+  const r = await autocannon({ url, connections: 10, amount: Number(count), requests });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx answers, ${r.errors} errors`);
+}
+await new Promise((resolve) => {
+  child.once("exit", resolve);
+  child.kill("SIGTERM");
+});
