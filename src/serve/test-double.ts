@@ -95,6 +95,19 @@ export function selects(
   return path === req.path || (template !== null && path === template);
 }
 
+let lastMs = Number.NaN;
+let lastIso = "";
+
+/** The wall clock as ISO 8601, formatted once per millisecond (a Date and its text per request cost 3% of a read). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
 /** A uniform draw in [0, 1) from the episode's PRNG. */
 function uniform(s: [number, number, number, number]): number {
   return nextWord(s) / 2 ** 32;
@@ -218,13 +231,13 @@ export class TestDouble {
     }
     const answered = outcome.kind === "drop" ? null : outcome.answer;
     const entry = d.journal.record({
-      time: new Date().toISOString(),
+      time: isoNow(),
       episode: episode.id,
       via: meta.via,
       tool: meta.tool ?? null,
       method: req.method.toUpperCase(),
       path: req.path,
-      query: new URLSearchParams(req.query).toString(),
+      query: req.query.length === 0 ? "" : new URLSearchParams(req.query).toString(),
       body: requestBody(req),
       status: answered?.status ?? null,
       served_by: answered?.served_by ?? "fault",

@@ -24,6 +24,8 @@ export class ClientGoneError extends Error {
   }
 }
 
+const NO_BYTES = Buffer.alloc(0);
+
 /** The default bound on a request body: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -39,6 +41,11 @@ export function readBoundedBody(
 ): Promise<{ bytes: Buffer; tooLarge: false } | { tooLarge: true }> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > limit) return Promise.resolve({ tooLarge: true });
+  // Neither a length nor chunks: a request without a body (RFC 9112 6.3), complete once its head is read.
+  if (declared === 0 && req.headers["transfer-encoding"] === undefined && req.complete) {
+    req.resume();
+    return Promise.resolve({ bytes: NO_BYTES, tooLarge: false });
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

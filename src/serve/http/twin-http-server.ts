@@ -185,11 +185,14 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   const read = await readBoundedBody(req, r.limit);
   if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+  for (const k in req.headers) {
+    const v = req.headers[k];
+    if (typeof v === "string") headers[k] = v;
+  }
   const request = {
     method: req.method ?? "GET",
     path: url.pathname,
-    query: [...url.searchParams.entries()],
+    query: url.search === "" ? [] : [...url.searchParams.entries()],
     headers,
     body: parseTwinBody(req.headers["content-type"], read.bytes),
   };
