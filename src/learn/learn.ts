@@ -11,6 +11,7 @@ import {
   type Endpoint,
   MODEL_SCHEMA_VERSION,
   type Model,
+  type Replay,
   type SeedState,
   type Withheld,
   type WriteRule,
@@ -20,6 +21,7 @@ import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { learnAuth } from "./auth-schemes.js";
 import { type FoundCollection, findCollections } from "./collections.js";
 import { type LearnedCount, learnCountReads } from "./count-reads.js";
+import { type FoundEmbed, replayEmbeds } from "./embedded-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
 import { hiddenPointers } from "./hidden-fields.js";
@@ -141,6 +143,7 @@ function replayedReads(
   found: FoundCollection[],
   stateServed: Set<Observation>,
   signIns: Map<EndpointGroup, SignInKey>,
+  embeds: Map<Observation, FoundEmbed[]>,
 ) {
   const stateGroups = new Set(found.flatMap((c) => (c.item ? [c.list, c.item] : [c.list])));
   // A keyed sign-in also replays the app's refusals: the answer to a user the recording never signed in.
@@ -149,9 +152,31 @@ function replayedReads(
       ? signedIn(o) || signIns.get(o.endpoint)!.refusals.includes(o)
       : !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
   );
-  return buildReplays(reads, (o) => {
+  const replays = buildReplays(reads, (o) => {
     const key = signIns.get(o.endpoint);
     return key ? signInMatch(key, o) : undefined;
+  });
+  return withEmbeds(replays, reads, embeds, signIns);
+}
+
+/** Each replay with the entities its answers embed (embedded-reads.ts); a sign-in's answers embed none. */
+function withEmbeds(
+  replays: Replay[],
+  reads: Observation[],
+  embeds: Map<Observation, FoundEmbed[]>,
+  signIns: Map<EndpointGroup, SignInKey>,
+): Replay[] {
+  const byKey = new Map<string, FoundEmbed[][]>();
+  for (const o of reads) {
+    const found = embeds.get(o);
+    if (!found || signIns.has(o.endpoint)) continue;
+    const key = `${o.method} ${o.pathAndQuery}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), found]);
+  }
+  return replays.map((r) => {
+    const answers = byKey.get(`${r.method} ${r.path_and_query}`);
+    const found = answers ? replayEmbeds(answers, `${r.method} ${r.path_and_query}`) : [];
+    return found.length > 0 ? { ...r, embeds: found } : r;
   });
 }
 
@@ -256,6 +281,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
       found,
       stateServed,
       signIns,
+      walk.embeds,
     ),
     clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },
     id_sequences: sequences,

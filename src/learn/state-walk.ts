@@ -11,6 +11,7 @@ import { queryLeaves } from "../model/query-language.js";
 import { unionView } from "../util/entity-view.js";
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
+import { type EmbedSource, type FoundEmbed, findEmbeds } from "./embedded-reads.js";
 import type { Observation } from "./endpoint-index.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, writeExpectations } from "./read-back.js";
@@ -54,6 +55,8 @@ export interface WalkResult {
   queries: Map<Observation, QueryRead>;
   /** Per read answered with one number (a count?): each whole-listed collection's entities at that moment. */
   countReads: Map<Observation, Map<string, Entity[]>>;
+  /** Per read no collection serves as a plain list or item read: the entities its answer embeds (embedded-reads.ts). */
+  embeds: Map<Observation, FoundEmbed[]>;
 }
 
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
@@ -153,6 +156,7 @@ class Walk {
   readonly writes: WriteObservation[] = [];
   readonly queries = new Map<Observation, QueryRead>();
   readonly countReads = new Map<Observation, Map<string, Entity[]>>();
+  readonly embeds = new Map<Observation, FoundEmbed[]>();
 
   constructor(
     collections: FoundCollection[],
@@ -171,10 +175,27 @@ class Walk {
     const itemState = o.method === "GET" ? this.byItem.get(o.endpoint.key) : undefined;
     const body = o.response.kind === "json" ? o.response.value : undefined;
     if (o.method === "GET" && !listState && !itemState && ok(o) && countOf(body) !== null) this.snapshot(o);
+    if (
+      o.method === "GET" &&
+      ok(o) &&
+      body !== undefined &&
+      ((!listState && !itemState) || o.query.length > 0)
+    )
+      this.embeds.set(o, findEmbeds(body, this.embedSources(), o.query.length > 0));
     if (listState && ok(o) && body !== undefined) this.readList(listState, o, body);
     else if (itemState && o.pathParams["id"] !== undefined)
       this.readItem(itemState, o, o.pathParams["id"], body);
     else if (ok(o) || isRedirect(o.status)) this.write(o, body);
+  }
+
+  /** What the walk knows of each collection now, for finding the entities an answer embeds. */
+  private embedSources(): EmbedSource[] {
+    return [...this.states.values()].map((st) => ({
+      name: st.col.name,
+      idField: st.col.idField,
+      entities: st.entities,
+      full: () => (!st.col.parent && st.listedScopes.has("") ? st.list("") : null),
+    }));
   }
 
   /** A read answered with one number: what each top-level collection whose whole list was seen held then. */
@@ -337,5 +358,11 @@ export function walkState(
 ): WalkResult {
   const walk = new Walk(collections, targets);
   for (const o of ordered) walk.observe(o);
-  return { states: walk.states, writes: walk.writes, queries: walk.queries, countReads: walk.countReads };
+  return {
+    states: walk.states,
+    writes: walk.writes,
+    queries: walk.queries,
+    countReads: walk.countReads,
+    embeds: walk.embeds,
+  };
 }

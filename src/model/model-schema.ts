@@ -456,11 +456,29 @@ export const ReplayResponseSchema = z.strictObject({
   match: z.record(z.string(), MatchValueSchema).optional(),
 });
 
+/**
+ * Entities of a collection a replayed answer embeds, found by structure (src/learn/embedded-reads.ts): one entity
+ * (`id`), the collection's whole list, or its count, at `pointer` (RFC 6901, "" for the body). `confirmed`: every
+ * recorded answer held it as the state held it then, so serve rebuilds it from the episode's state (`keys`: the
+ * fields shown); else the replay is stale once the episode wrote to `collection` (an explained miss).
+ */
+export const ReplayEmbedSchema = z.strictObject({
+  collection: z.string(),
+  pointer: z.string(),
+  kind: z.enum(["entity", "list", "count"]),
+  id: z.string().optional(),
+  keys: z.array(z.string()).optional(),
+  confirmed: z.boolean(),
+  explain: z.string(),
+});
+
 export const ReplaySchema = z.strictObject({
   method: z.string(),
   path_and_query: z.string(),
   tool_name: z.string(),
   responses: z.array(ReplayResponseSchema),
+  /** Collections its answers embed (sorted by collection, pointer); absent when none (so older models read). */
+  embeds: z.array(ReplayEmbedSchema).optional(),
 });
 
 /**
@@ -633,6 +651,7 @@ export type BodyRefusal = z.infer<typeof BodyRefusalSchema>;
 export type CredentialRefusal = z.infer<typeof CredentialRefusalSchema>;
 export type Acknowledged = z.infer<typeof AcknowledgedSchema>;
 export type Replay = z.infer<typeof ReplaySchema>;
+export type ReplayEmbed = z.infer<typeof ReplayEmbedSchema>;
 export type ReplayResponse = z.infer<typeof ReplayResponseSchema>;
 export type MatchValue = z.infer<typeof MatchValueSchema>;
 export type ReplayBody = z.infer<typeof ReplayBodySchema>;

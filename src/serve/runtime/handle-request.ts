@@ -6,9 +6,10 @@
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
 import { understoodQueryParams } from "../../model/collection-query.js";
-import type { Acknowledged, Collection, Model } from "../../model/model-schema.js";
+import type { Acknowledged, Collection, Model, Replay } from "../../model/model-schema.js";
 import { applyWrite } from "./apply-write.js";
 import { countRead, itemRead, listRead, queryRead } from "./collection-read.js";
+import { embeddedAnswer } from "./embedded-answer.js";
 import { explainMiss, explainUnlearnedQuery, explainWithheld } from "./explain-miss.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import { refuseBody, refuseRequest } from "./refuse-request.js";
@@ -44,7 +45,7 @@ function serveFromState(
     if (!("unlearned" in read)) return read;
     const hit = findReplay(model, req);
     return hit
-      ? answerReplay(episode, hit.key, hit.replay, req)
+      ? replayed(model, episode, hit, req)
       : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why);
   }
   if (ep.kind === "list" || ep.kind === "item") {
@@ -55,7 +56,7 @@ function serveFromState(
     if (unknown.length > 0) {
       const hit = findReplay(model, req);
       return hit
-        ? answerReplay(episode, hit.key, hit.replay, req)
+        ? replayed(model, episode, hit, req)
         : explainUnlearnedQuery(req, ep, unknown, replayVariants(model, ep.tool_name));
     }
     return ep.kind === "list"
@@ -68,11 +69,21 @@ function serveFromState(
     if (!("unlearned" in read)) return read;
     const hit = findReplay(model, req);
     return hit
-      ? answerReplay(episode, hit.key, hit.replay, req)
+      ? replayed(model, episode, hit, req)
       : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name));
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;
+}
+
+/** A replayed answer, unless the episode's writes made it out of date (embedded-answer.ts). */
+function replayed(
+  model: Model,
+  episode: Episode,
+  hit: { key: string; replay: Replay },
+  req: TwinRequest,
+): TwinResponse {
+  return embeddedAnswer(model, episode, hit.replay, answerReplay(episode, hit.key, hit.replay, req));
 }
 
 /** A write with no visible effect: its recorded answer, and no change to the state. */
@@ -95,7 +106,7 @@ export function handleRequest(
   const m = match === undefined ? matchRoute(model, req.method, req.path) : match;
   if (!m) {
     const hit = findReplay(model, req);
-    return hit ? answerReplay(episode, hit.key, hit.replay, req) : explainMiss(model, req);
+    return hit ? replayed(model, episode, hit, req) : explainMiss(model, req);
   }
   const ep = m.route.endpoint;
   // The app's refusals come before the write, served or withheld: credentials first, then a body it cannot read,
@@ -113,6 +124,6 @@ export function handleRequest(
     if (served) return served;
   }
   const hit = findReplay(model, req);
-  if (hit) return answerReplay(episode, hit.key, hit.replay, req);
+  if (hit) return replayed(model, episode, hit, req);
   return explainMiss(model, req, { reason: m.route.label, recorded: replayVariants(model, ep.tool_name) });
 }
