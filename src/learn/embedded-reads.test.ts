@@ -15,7 +15,11 @@ const I: Record<string, unknown>[] = [
   { id: 2, title: "Bread", done: false, list: "home" },
   { id: 3, title: "Soap", done: false, list: "home" },
 ];
-const items = (...rows: (object | undefined)[]): RecordSpec => ({ path: "/api/items", status: 200, res: rows });
+const items = (...rows: (object | undefined)[]): RecordSpec => ({
+  path: "/api/items",
+  status: 200,
+  res: rows,
+});
 const dashboard = (res: unknown): RecordSpec => ({ path: "/api/dashboard", status: 200, res });
 const create: RecordSpec = {
   method: "POST",
