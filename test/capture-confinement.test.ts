@@ -140,8 +140,12 @@ describe("a page navigation to a redirect that leaves the allowed origins", () =
     expect(rec?.resource_type).toBe("document");
     expect(rec?.response?.status).toBe(302);
     expect(rec?.response?.redirect_to).toBe(`${app.other.origin}/landing`);
-    // Routes do not see server redirects: Chromium already sent this GET (a documented limitation); nothing else went.
-    expect(app.other.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /landing"]);
+    expect(rec?.failure).toEqual({
+      kind: "redirect_refused",
+      message: `redirect from ${app.origin}/api/redirect-out to ${app.other.origin} left the allowed origins (${app.origin})`,
+    });
+    // The redirect was seen before the browser followed it: the other origin heard nothing (no GET, no favicon).
+    expect(app.other.requests).toEqual([]);
     expect(verdict).toBe("failed");
   });
 });

@@ -79,12 +79,16 @@ export function offOriginReason(records: Evidence["records"], policy: OriginPoli
     : [`the page read from origins the scenario does not allow: ${origins.join(", ")}`];
 }
 
-/** Warnings pointing into the records: refused writes, truncated bodies, cut page assets. */
+/** Warnings pointing into the records: refused writes and redirects, truncated bodies, cut page assets. */
 export function recordWarnings(records: Evidence["records"]): EvidenceWarning[] {
   const out: EvidenceWarning[] = [];
   for (const [i, r] of records.entries()) {
     if (r.failure?.kind === "refused") {
       out.push({ code: "write_refused", message: r.failure.message, pointer: `/records/${i}` });
+    }
+    // A request step's refused redirect fails its step; a page's (a write's 307, a navigation's) is said here.
+    if (r.failure?.kind === "redirect_refused" && r.initiator === "page") {
+      out.push({ code: "redirect_refused", message: r.failure.message, pointer: `/records/${i}` });
     }
     for (const part of ["request", "response"] as const) {
       const body = r[part]?.body;

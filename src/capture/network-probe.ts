@@ -1,14 +1,26 @@
 /**
- * Chromium's own view of fetch/XHR answers, for what Playwright's events
- * cannot give reliably. Each fetch/XHR answer is held at the response stage
- * just long enough to copy its body, so a body survives the page navigating
- * away right after (a login that redirects to the app would otherwise lose
- * it). A fetch with `redirect: "manual"` ends as an opaque redirect that
- * Playwright reports without a response; the 3xx status and headers seen
- * here let a request step's refused redirect be recorded as it was.
+ * Chromium's own view of answers, for what Playwright's events and routes
+ * cannot give. Each fetch/XHR answer is held at the response stage just long
+ * enough to copy its body, so a body survives the page navigating away right
+ * after (a login that redirects to the app would otherwise lose it). A fetch
+ * with `redirect: "manual"` ends as an opaque redirect that Playwright
+ * reports without a response; the 3xx status and headers seen here let a
+ * request step's refused redirect be recorded as it was.
+ *
+ * It is also where a redirect is stopped before the browser follows it
+ * (issue 13): Playwright routes never see a redirect's follow-up, so a
+ * document's, fetch's, XHR's or beacon's 3xx is judged here, at the response
+ * stage, by {@link refusedRedirect}; one that would leave is answered in its
+ * place (a document with an empty 204, so the page stays; anything else as
+ * blocked) and remembered, with the answer, for the record. Judging it here
+ * rather than fetching the request in Node and fulfilling it keeps the answer
+ * Chromium's own (a fulfilled document loses its address space, and Chromium's
+ * local-network checks then block its loopback sockets and reads).
  */
 import type { CDPSession, Page } from "playwright-core";
 import type { Header } from "../evidence/evidence-schema.js";
+import { type OriginPolicy, refusedRedirect } from "./origin-policy.js";
+import { REQUEST_STEP_MARKER } from "./transaction-record.js";
 
 /** What the server answered with a redirect. */
 export interface RedirectAnswer {
@@ -17,30 +29,52 @@ export interface RedirectAnswer {
   location: string | null;
 }
 
+/** A redirect the probe did not let the browser follow: the sentence for the record, and the answer the app gave. */
+export interface StoppedRedirect {
+  message: string;
+  answer: RedirectAnswer;
+}
+
 interface Paused {
   requestId: string;
-  request: { url: string; method: string };
+  request: { url: string; method: string; headers?: Record<string, string> };
+  resourceType?: string;
   responseStatusCode?: number;
   responseHeaders?: Header[];
 }
 
-/** Holds fetch/XHR answers of one page at the response stage, copying bodies and remembering redirects. */
+/** Whose bodies the probe copies: the API answers a page reads with fetch or XHR. */
+const BODY_TYPES = new Set(["Fetch", "XHR"]);
+
+/** Holds one page's answers at the response stage: copies fetch/XHR bodies, remembers redirects, stops those that would leave. */
 export class NetworkProbe {
   private readonly bodies = new Map<string, Buffer[]>();
   private readonly redirects = new Map<string, RedirectAnswer>();
+  private readonly stopped = new Map<string, StoppedRedirect[]>();
 
-  private constructor(private readonly cdp: CDPSession) {}
+  private constructor(
+    private readonly cdp: CDPSession,
+    private readonly policy: OriginPolicy,
+    private readonly onNavigationStopped: (message: string) => void,
+  ) {}
 
-  /** Starts holding the page's fetch and XHR answers. */
-  static async attach(page: Page): Promise<NetworkProbe> {
+  /**
+   * Starts holding the page's document, fetch, XHR and beacon answers;
+   * `onNavigationStopped` hears of each document redirect stopped (it fails the step, as a navigation off the origins does).
+   */
+  static async attach(
+    page: Page,
+    policy: OriginPolicy,
+    onNavigationStopped: (message: string) => void,
+  ): Promise<NetworkProbe> {
     const cdp = await page.context().newCDPSession(page);
-    const probe = new NetworkProbe(cdp);
+    const probe = new NetworkProbe(cdp, policy, onNavigationStopped);
     cdp.on("Fetch.requestPaused", (e: Paused) => void probe.onPaused(e));
     await cdp.send("Fetch.enable", {
-      patterns: [
-        { resourceType: "Fetch", requestStage: "Response" },
-        { resourceType: "XHR", requestStage: "Response" },
-      ],
+      patterns: (["Document", "Fetch", "XHR", "Ping"] as const).map((resourceType) => ({
+        resourceType,
+        requestStage: "Response" as const,
+      })),
     });
     return probe;
   }
@@ -51,8 +85,14 @@ export class NetworkProbe {
     if (status >= 300 && status < 400) {
       const headers = e.responseHeaders ?? [];
       const location = headers.find((h) => h.name.toLowerCase() === "location")?.value ?? null;
-      this.redirects.set(e.request.url, { status, headers, location });
-    } else {
+      const answer = { status, headers, location };
+      this.redirects.set(e.request.url, answer);
+      // A request step fetches with redirect: "manual": it never follows one, and says so itself.
+      const message = this.isRequestStep(e)
+        ? null
+        : refusedRedirect(this.policy, e.request.method, e.request.url, status, location);
+      if (message !== null) return this.stop(e, key, { message, answer });
+    } else if (BODY_TYPES.has(e.resourceType ?? "")) {
       try {
         const b = (await this.cdp.send("Fetch.getResponseBody", { requestId: e.requestId })) as {
           body: string;
@@ -65,6 +105,26 @@ export class NetworkProbe {
       }
     }
     await this.cdp.send("Fetch.continueResponse", { requestId: e.requestId }).catch(() => undefined);
+  }
+
+  private isRequestStep(e: Paused): boolean {
+    return Object.keys(e.request.headers ?? {}).some((h) => h.toLowerCase() === REQUEST_STEP_MARKER);
+  }
+
+  /** Answers a redirect that would leave in its place: a document with an empty 204 (the page stays), anything else as blocked. */
+  private async stop(e: Paused, key: string, stopped: StoppedRedirect): Promise<void> {
+    this.stopped.set(key, [...(this.stopped.get(key) ?? []), stopped]);
+    if (e.resourceType === "Document") this.onNavigationStopped(stopped.message);
+    const answered =
+      e.resourceType === "Document"
+        ? this.cdp.send("Fetch.fulfillRequest", { requestId: e.requestId, responseCode: 204, body: "" })
+        : this.cdp.send("Fetch.failRequest", { requestId: e.requestId, errorReason: "BlockedByClient" });
+    await answered.catch(() => undefined);
+  }
+
+  /** The oldest unclaimed redirect stopped for this method and URL, or null. */
+  takeStopped(method: string, url: string): StoppedRedirect | null {
+    return this.stopped.get(`${method} ${url}`)?.shift() ?? null;
   }
 
   /** The body copied for the oldest unclaimed answer to this method and URL, or null. */

@@ -175,7 +175,10 @@ export class NetworkRecorder {
   private finish(request: Request): void {
     const entry = this.byRequest.get(request);
     if (!entry || entry.done) return;
-    const f = requestFailure(request, this.refused.get(request));
+    const stopped = this.probe?.takeStopped(request.method(), request.url()) ?? null;
+    const f: Failure | null = stopped
+      ? { kind: "redirect_refused", message: stopped.message }
+      : requestFailure(request, this.refused.get(request));
     // Ask for the body at once: once the page navigates away, Chromium forgets it.
     const response = f ? null : request.existingResponse();
     const status = response?.status() ?? 0;
@@ -187,6 +190,8 @@ export class NetworkRecorder {
           ? response.body().catch(() => null)
           : null;
     entry.done = this.build(entry, f, body).then((record) => {
+      // A redirect the probe stopped keeps the app's answer (status, headers, Location), with why it was not followed.
+      if (stopped) markRedirectRefused(record, stopped.answer, stopped.message);
       entry.record = record;
     });
   }

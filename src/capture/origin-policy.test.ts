@@ -5,6 +5,7 @@ import {
   isWrite,
   originOf,
   refusedNavigation,
+  refusedRedirect,
   refusedWebSocket,
   refusedWrite,
 } from "./origin-policy.js";
@@ -59,5 +60,23 @@ describe("origin policy", () => {
     expect(refusedWebSocket(policy, "ws://cdn.test/live")).toBe(
       "refused: a WebSocket to ws://cdn.test is a channel to an origin other than the app (http://127.0.0.1:4010); apptwin only lets WebSockets reach the app",
     );
+  });
+
+  it("refuses a redirect that would leave: a write's 307/308 anywhere but the app, any other off the allowed origins", () => {
+    const from = "http://127.0.0.1:4010/bounce";
+    expect(refusedRedirect(policy, "POST", from, 307, "http://cdn.test/upload")).toBe(
+      "redirect refused: POST http://127.0.0.1:4010/bounce answered 307 to http://cdn.test, which would resend the write to an origin other than the app (http://127.0.0.1:4010); apptwin only lets writes reach the app",
+    );
+    expect(refusedRedirect(policy, "put", from, 308, "//evil.test/x")).toContain(
+      "PUT http://127.0.0.1:4010/bounce answered 308 to http://evil.test",
+    );
+    expect(refusedRedirect(policy, "POST", from, 307, "/landed")).toBeNull();
+    // A 303 (or 301/302) turns a write into a GET: allowed origins may be read, others not.
+    expect(refusedRedirect(policy, "POST", from, 303, "http://cdn.test/done")).toBeNull();
+    expect(refusedRedirect(policy, "GET", from, 302, "http://evil.test/landing")).toBe(
+      "redirect from http://127.0.0.1:4010/bounce to http://evil.test left the allowed origins (http://127.0.0.1:4010, http://cdn.test)",
+    );
+    expect(refusedRedirect(policy, "GET", from, 200, "http://evil.test/")).toBeNull();
+    expect(refusedRedirect(policy, "GET", from, 302, null)).toBeNull();
   });
 });

@@ -77,3 +77,35 @@ export function escapedRedirect(policy: OriginPolicy, from: string, to: string):
   if (isAllowedUrl(policy, to)) return null;
   return `redirect from ${from} to ${originOf(to)} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")})`;
 }
+
+/** Statuses whose redirect resends the request as it was (method and body): a write's 307/308 repeats the write. */
+const METHOD_KEEPING = new Set([307, 308]);
+
+/**
+ * The refusal sentence for a redirect the browser must not follow, or null
+ * when following it stays within what the policy allows: a write's 307/308
+ * would resend the write (with its body) to `Location`, so it may only point
+ * at the app; any other redirect may only point at the allowed origins.
+ * A `Location` that is no URL is left to the browser (it cannot follow it).
+ */
+export function refusedRedirect(
+  policy: OriginPolicy,
+  method: string,
+  from: string,
+  status: number,
+  location: string | null,
+): string | null {
+  if (status < 300 || status >= 400 || location === null) return null;
+  let to: string;
+  try {
+    to = new URL(location, from).href;
+  } catch {
+    return null;
+  }
+  if (METHOD_KEEPING.has(status) && isWrite(method)) {
+    const origin = originOf(to);
+    if (origin === null || origin === policy.appOrigin) return null;
+    return `redirect refused: ${method.toUpperCase()} ${from} answered ${status} to ${origin}, which would resend the write to an origin other than the app (${policy.appOrigin}); apptwin only lets writes reach the app`;
+  }
+  return escapedRedirect(policy, from, to);
+}

@@ -82,7 +82,9 @@ async function openSession(
     if (refusedWebSocket(run, ws.url()) !== null) noteViolation(run, run.current, escapedWebSocket(ws.url()));
   });
   const browser = await browserVersion(page);
-  const redirects = await NetworkProbe.attach(page);
+  const redirects = await NetworkProbe.attach(page, run, (message) =>
+    noteViolation(run, run.current, message),
+  );
   recorder.useProbe(redirects);
   if (options.screenshotsDir) await mkdir(options.screenshotsDir, { recursive: true });
   return { page, context, recorder, redirects, crashed: () => crashed, browser };

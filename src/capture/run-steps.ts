@@ -88,7 +88,8 @@ async function runStep(
   } catch (e) {
     error = failureOf(run, session, e);
   }
-  error ??= run.violations.get(step.step_id) ?? null;
+  // A confinement violation says why the step broke (a navigation answered in place of a redirect it refused makes goto throw).
+  error = run.violations.get(step.step_id) ?? error;
   if (error === null && recorder.recordedBytes > run.limits.max_evidence_bytes) {
     error = overLimitMessage(run);
     run.incomplete.push(error);

@@ -99,9 +99,13 @@ export function refusedWebSocketRecord(
   };
 }
 
-/** Marks a request-step record as a refused redirect, filling in the answer Chromium saw when it has no response. */
-export function markRedirectRefused(record: EvidenceRecord, answer: RedirectAnswer | null | undefined): void {
-  record.failure = { kind: "redirect_refused", message: "request steps never follow redirects" };
+/** Marks a record as a refused redirect (a request step's, by default), filling in the answer seen when it has no response. */
+export function markRedirectRefused(
+  record: EvidenceRecord,
+  answer: RedirectAnswer | null | undefined,
+  message = "request steps never follow redirects",
+): void {
+  record.failure = { kind: "redirect_refused", message };
   if (answer && !record.response) {
     record.response = {
       status: answer.status,

@@ -1,0 +1,157 @@
+/**
+ * Redirects confinement stops before the browser follows them (issue 13): a
+ * page's write answered 307/308 to another origin, and a navigation
+ * redirected off the allowed origins, never reach that origin — not the
+ * write's body, not the GET, not the landing page's favicon. A redirect that
+ * stays on the app is followed as the browser would.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCapture } from "../src/capture/run-capture.js";
+import { pageScenario } from "./capture-scenarios.js";
+
+interface Heard {
+  method: string;
+  url: string;
+  body: string;
+}
+
+interface Loopback {
+  origin: string;
+  heard: Heard[];
+  close(): Promise<void>;
+}
+
+async function loopback(
+  answer: (req: IncomingMessage, body: string) => [number, Record<string, string>, string],
+) {
+  const heard: Heard[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      heard.push({ method: req.method ?? "", url: req.url ?? "", body });
+      const [status, headers, text] = answer(req, body);
+      res.writeHead(status, headers).end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    heard,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  } satisfies Loopback;
+}
+
+const HTML = { "content-type": "text/html; charset=utf-8" };
+const BODY = "posted-body-the-other-origin-must-never-hear";
+
+let other: Loopback;
+let app: Loopback;
+
+beforeAll(async () => {
+  other = await loopback(() => [200, HTML, "<!doctype html><title>elsewhere</title><p>elsewhere</p>"]);
+  app = await loopback((req) => {
+    switch (req.url) {
+      case "/bounce307":
+        return [307, { location: `${other.origin}/collect` }, ""];
+      case "/bounce308":
+        return [308, { location: `${other.origin}/collect` }, ""];
+      case "/stay307":
+        return [307, { location: "/landed" }, ""];
+      case "/landed":
+        return [201, { "content-type": "application/json" }, '{"ok":true}'];
+      case "/away":
+        return [302, { location: `${other.origin}/landing` }, ""];
+      case "/writes":
+        return [
+          200,
+          HTML,
+          `<!doctype html><title>writes</title><p id="out">…</p><script>
+const send = (path) => fetch(path, { method: "POST", headers: { "content-type": "text/plain" }, body: ${JSON.stringify(BODY)} })
+  .then((r) => r.status, (e) => "failed: " + e.message);
+Promise.all(["/bounce307", "/bounce308", "/stay307"].map(send)).then((r) => { document.getElementById("out").textContent = "done " + r.join(" "); });
+</script>`,
+        ];
+      default:
+        return [200, HTML, "<!doctype html><title>app</title><p>app home</p>"];
+    }
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await other?.close();
+});
+
+describe("a page's write answered 307/308 to another origin", () => {
+  it("is not followed: the other origin hears nothing, the record keeps the answer and says why", async () => {
+    const { evidence } = await runCapture({
+      scenario: pageScenario(app.origin, "write-redirects", [
+        { step_id: "writes", action: "navigate", path: "/writes" },
+        { step_id: "done", action: "expect-text", text: "done" },
+        { step_id: "landed", action: "expect-request", request: "POST /landed", status: 201 },
+      ]),
+    });
+    expect(other.heard).toEqual([]);
+    expect(app.heard.filter((h) => h.method === "POST").map((h) => [h.url, h.body])).toEqual(
+      expect.arrayContaining([
+        ["/bounce307", BODY],
+        ["/bounce308", BODY],
+        ["/stay307", BODY],
+        ["/landed", BODY],
+      ]),
+    );
+    for (const [path, status] of [
+      ["/bounce307", 307],
+      ["/bounce308", 308],
+    ] as const) {
+      const rec = evidence.records.find((r) => r.request.url === `${app.origin}${path}`);
+      const message = `redirect refused: POST ${app.origin}${path} answered ${status} to ${other.origin}, which would resend the write to an origin other than the app (${app.origin}); apptwin only lets writes reach the app`;
+      expect(rec?.failure).toEqual({ kind: "redirect_refused", message });
+      expect(rec?.response?.status).toBe(status);
+      expect(rec?.response?.redirect_to).toBe(`${other.origin}/collect`);
+      expect(evidence.warnings).toContainEqual({
+        code: "redirect_refused",
+        message,
+        pointer: `/records/${rec!.seq}`,
+      });
+    }
+    // A redirect that stays on the app is followed, as the browser would: the write lands and is recorded.
+    const landed = evidence.records.find((r) => r.request.url === `${app.origin}/landed`);
+    expect(landed?.request.method).toBe("POST");
+    expect(landed?.response?.status).toBe(201);
+    expect(evidence.steps.map((s) => s.status)).toEqual(["passed", "passed", "passed"]);
+    expect(evidence.records.some((r) => r.request.url.startsWith(other.origin))).toBe(false);
+  });
+});
+
+describe("a navigation redirected off the allowed origins", () => {
+  it("is not followed: the step fails with the exact message, the other origin hears nothing (no GET, no favicon)", async () => {
+    other.heard.length = 0;
+    const { evidence } = await runCapture({
+      scenario: pageScenario(app.origin, "nav-redirect", [
+        { step_id: "home", action: "navigate", path: "/" },
+        { step_id: "out", action: "navigate", path: "/away" },
+        { step_id: "after", action: "expect-text", text: "app home" },
+      ]),
+    });
+    const message = `redirect from ${app.origin}/away to ${other.origin} left the allowed origins (${app.origin})`;
+    expect(evidence.steps.map((s) => [s.step_id, s.status, s.error])).toEqual([
+      ["home", "passed", null],
+      ["out", "failed", message],
+      ["after", "cancelled", 'cancelled: step "out" failed'],
+    ]);
+    const rec = evidence.records.find((r) => r.request.url === `${app.origin}/away`);
+    expect(rec?.response?.status).toBe(302);
+    expect(rec?.response?.redirect_to).toBe(`${other.origin}/landing`);
+    expect(rec?.failure).toEqual({ kind: "redirect_refused", message });
+    expect(evidence.verdict).toBe("failed");
+    // Give a late favicon or a follow-up the time to arrive, then prove none did.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.heard).toEqual([]);
+  });
+});
