@@ -9,6 +9,7 @@ import { CoverageSchema } from "../coverage/coverage-schema.js";
 import { DocumentError, type Issue, UnsupportedVersionError } from "../errors/user-error.js";
 import { zodIssues } from "../errors/zod-issues.js";
 import { ModelSchema } from "../model/model-schema.js";
+import { findTooDeep, MAX_WRAPPED_DEPTH } from "../util/json-depth.js";
 import { sha256Hex } from "./bundle-assets.js";
 import { assertBundleDir, readBundleFile } from "./bundle-io.js";
 import {
@@ -24,6 +25,15 @@ const REQUIRED = ["coverage.json", "evidence.json", "model.json", "state.json", 
 const SAFE_PATH = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 
 function parseJson(file: string, text: string, issues: Issue[]): unknown {
+  // A bundle file wraps recorded bodies (at most MAX_JSON_DEPTH deep) in a few levels; one past that is refused before anything walks it.
+  if (findTooDeep(text, MAX_WRAPPED_DEPTH) !== undefined) {
+    issues.push({
+      code: "too_deep",
+      path: "",
+      message: `${file}: nests objects and arrays more than ${MAX_WRAPPED_DEPTH} levels deep; no bundle file does`,
+    });
+    return undefined;
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -9,6 +9,7 @@
  */
 import { credentialNameKind } from "../util/credential-name.js";
 import { couldBeCredential } from "../util/credential-value.js";
+import { parseJsonWithin } from "../util/json-depth.js";
 import type { Provenance } from "./redact-context.js";
 
 /** One credential-named field with a string value. */
@@ -43,13 +44,13 @@ export function isFormMime(mime: string | null | undefined): boolean {
   return mime != null && /application\/x-www-form-urlencoded/i.test(mime);
 }
 
-/** Parses text as JSON, or returns undefined when it is not JSON. */
+/**
+ * Parses text as JSON, or returns undefined when it is not JSON or nests past
+ * MAX_JSON_DEPTH (such a body is then redacted as text, never walked).
+ */
 export function tryParseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonWithin(text);
+  return parsed.ok ? parsed.value : undefined;
 }
 
 /** Every credential field in a parsed JSON value, depth first. */

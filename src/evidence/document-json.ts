@@ -7,10 +7,10 @@
 import { documentIssue } from "../errors/document-issue.js";
 import { DocumentError, type Issue } from "../errors/user-error.js";
 import { findDuplicateKeys } from "../util/duplicate-keys.js";
-import { findTooDeep, lineColumn } from "../util/json-depth.js";
+import { findTooDeep, lineColumn, MAX_JSON_DEPTH } from "../util/json-depth.js";
 
-/** Evidence and HAR nest a handful of levels; anything past this is not one of them. */
-export const MAX_DEPTH = 64;
+/** Evidence and HAR nest a handful of levels; anything past this is not one of them (the one limit of JSON from outside). */
+export const MAX_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * Whether a piece of a recorded document (one record, streamed) reads cleanly: no key twice and no deeper than

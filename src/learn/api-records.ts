@@ -7,6 +7,7 @@
 
 import { ASSET_TYPES, PAGE_ASSET_TYPES } from "../evidence/asset-types.js";
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
+import { MAX_JSON_DEPTH, parseJsonWithin } from "../util/json-depth.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import { JsonPool } from "../util/json-pool.js";
 import { safeDecode } from "../util/safe-decode.js";
@@ -17,7 +18,7 @@ export type ParsedBody =
   | { kind: "json"; value: unknown }
   | { kind: "form"; value: Record<string, string> }
   | { kind: "none" }
-  | { kind: "unsupported"; mime: string | null }
+  | { kind: "unsupported"; mime: string | null; tooDeep?: true }
   | { kind: "truncated" };
 
 /** One API transaction, ready for learning. */
@@ -68,12 +69,14 @@ export function parseBody(body: Body | null, contentType: string | null, pool?: 
     return { kind: "form", value };
   }
   if (body.encoding === "utf8" && (mime === "" || mime.includes("json") || mime.startsWith("text/plain"))) {
-    try {
-      const value: unknown = JSON.parse(body.text);
-      return { kind: "json", value: pool ? pool.share(value) : value };
-    } catch {
-      return { kind: "unsupported", mime: mime || null };
-    }
+    // Nested past the limit, a body stays opaque text: parsing it would hand every walk a stack overflow.
+    const parsed = parseJsonWithin(body.text);
+    if (parsed.ok) return { kind: "json", value: pool ? pool.share(parsed.value) : parsed.value };
+    return {
+      kind: "unsupported",
+      mime: mime || null,
+      ...(parsed.why === "too_deep" ? { tooDeep: true as const } : {}),
+    };
   }
   return { kind: "unsupported", mime: mime || null };
 }
@@ -149,7 +152,17 @@ export function selectApiRecords(evidence: Evidence): {
         message: "response body was truncated",
         pointer: `${at}/response/body`,
       });
-    if (response.kind === "unsupported" && record.response.body?.encoding === "utf8")
+    for (const [side, parsed] of [
+      ["request", request],
+      ["response", response],
+    ] as const)
+      if (parsed.kind === "unsupported" && parsed.tooDeep)
+        warnings.push({
+          code: "body_too_deep",
+          message: `the ${side} body of ${method} ${url.pathname} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; it is kept as opaque text, never parsed (nothing is learned from its fields)`,
+          pointer: `${at}/${side}/body`,
+        });
+    if (response.kind === "unsupported" && !response.tooDeep && record.response.body?.encoding === "utf8")
       warnings.push({
         code: "non_json_response",
         message: `${method} ${url.pathname} answered ${response.mime ?? "an untyped body"} that is not JSON`,

@@ -15,6 +15,7 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../errors/user-error.js";
 import { loopbackRefusal } from "../serve/http/loopback-guard.js";
 import { readBoundedBody } from "../serve/http/read-body.js";
+import { MAX_WRAPPED_DEPTH, parseJsonWithin } from "../util/json-depth.js";
 import { createApptwinMcpServer } from "./apptwin-mcp-server.js";
 import type { McpContext } from "./mcp-context.js";
 
@@ -55,11 +56,17 @@ export async function startMcpHttp(ctx: McpContext, port: number): Promise<McpHt
         req.destroy();
         return;
       }
-      try {
-        body = JSON.parse(read.bytes.toString("utf8"));
-      } catch {
-        return rpcError(res, 400, -32700, "Parse error: the request body is not JSON.");
-      }
+      const parsed = parseJsonWithin(read.bytes.toString("utf8"), MAX_WRAPPED_DEPTH);
+      if (!parsed.ok)
+        return rpcError(
+          res,
+          400,
+          -32700,
+          parsed.why === "too_deep"
+            ? `Parse error: the request body nests objects and arrays more than ${MAX_WRAPPED_DEPTH} levels deep.`
+            : "Parse error: the request body is not JSON.",
+        );
+      body = parsed.value;
     }
     const sid = req.headers["mcp-session-id"];
     if (typeof sid === "string") {

@@ -4,7 +4,7 @@
  * parsed by content type into the runtime's JSON, form or text body.
  */
 import type { IncomingMessage } from "node:http";
-import { findTooDeep } from "../../util/json-depth.js";
+import { findTooDeep, MAX_JSON_DEPTH } from "../../util/json-depth.js";
 import type { TwinRequestBody } from "../runtime/twin-types.js";
 
 /**
@@ -87,7 +87,7 @@ export function tooLargeBody(limit: number) {
 }
 
 /** Nesting past this is refused before anything walks the body (a 100 000-deep array overflows JSON.stringify). */
-export const MAX_BODY_DEPTH = 64;
+export const MAX_BODY_DEPTH = MAX_JSON_DEPTH;
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
