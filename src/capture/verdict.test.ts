@@ -48,10 +48,10 @@ describe("resolveSecrets", () => {
   };
 
   it("reads each declared secret from its variable", () => {
-    const m = resolveSecrets(scenario, { ITEMS_PASSWORD: "pw", API_KEY: "k" });
+    const m = resolveSecrets(scenario, { ITEMS_PASSWORD: "pw-long-enough", API_KEY: "key-long-enough" });
     expect([...m]).toEqual([
-      ["password", "pw"],
-      ["key", "k"],
+      ["password", "pw-long-enough"],
+      ["key", "key-long-enough"],
     ]);
   });
 
@@ -59,8 +59,19 @@ describe("resolveSecrets", () => {
     expect(() => resolveSecrets(scenario, { API_KEY: "" }, "login.json")).toThrow(
       'login.json: the environment variables ITEMS_PASSWORD (secret "password"), API_KEY (secret "key") are not set; nothing was run',
     );
-    expect(() => resolveSecrets(scenario, { API_KEY: "k" }, "login.json")).toThrow(
+    expect(() => resolveSecrets(scenario, { API_KEY: "key-long-enough" }, "login.json")).toThrow(
       'login.json: the environment variable ITEMS_PASSWORD (secret "password") is not set; nothing was run',
+    );
+  });
+
+  it("refuses a secret too short to redact, naming the field and the variable, with every other problem (issue 13)", () => {
+    expect(() =>
+      resolveSecrets(scenario, { ITEMS_PASSWORD: "x", API_KEY: "key-long-enough" }, "login.json"),
+    ).toThrow(
+      'login.json: secrets[0] ("password"): the value of ITEMS_PASSWORD is 1 character long; a declared secret must be at least 4 (so short a value occurs all over a recording, and redacting it would rewrite digits and letters of every answer); nothing was run',
+    );
+    expect(() => resolveSecrets(scenario, { API_KEY: "k" }, "login.json")).toThrow(
+      'login.json: the environment variable ITEMS_PASSWORD (secret "password") is not set\nlogin.json: secrets[1] ("key"): the value of API_KEY is 1 character long',
     );
   });
 });

@@ -122,6 +122,32 @@ export function redactJsonStrings(text: string, redact: (decoded: string) => str
   });
 }
 
+const JSON_SCALAR = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/g;
+
+/**
+ * JSON text with `redact` applied token by token, so it stays JSON: each
+ * string's decoded text (re-encoded when it changes), each number or literal
+ * as a whole (one that changes becomes a string holding the marker), never
+ * the punctuation between them.
+ */
+export function redactJsonTokens(text: string, redact: (t: string) => string): string {
+  const scalars = (segment: string) =>
+    segment.replace(JSON_SCALAR, (t) => {
+      const r = redact(t);
+      return r === t ? t : JSON.stringify(r);
+    });
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(JSON_STRING)) {
+    out += scalars(text.slice(last, m.index));
+    const decoded = JSON.parse(m[0]) as string;
+    const redacted = redact(decoded);
+    out += redacted === decoded ? m[0] : JSON.stringify(redacted);
+    last = m.index + m[0].length;
+  }
+  return out + scalars(text.slice(last));
+}
+
 function decodeFormPart(part: string): string {
   try {
     return decodeURIComponent(part.replace(/\+/g, " "));

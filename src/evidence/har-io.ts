@@ -7,6 +7,7 @@ import { readEvidence, readTextFile, writeEvidence } from "./evidence-io.js";
 import { evidenceToHar } from "./har-export.js";
 import { harTextToEvidence } from "./har-import.js";
 import { mergeEvidence } from "./merge.js";
+import { shortSecret } from "./redaction.js";
 
 /** What an import, export or merge wrote, for the one summary line and `--json`. */
 export interface WriteSummary {
@@ -31,6 +32,9 @@ export function secretsFromEnv(
         `--secret-env ${name}: the environment variable ${name} is not set (or empty); export it before running, or drop the flag`,
       );
     }
+    const short = shortSecret(value);
+    if (short !== null)
+      throw new UserError("short_secret", `--secret-env ${name}: the value of ${name} ${short}`);
     return { id: name, value };
   });
 }

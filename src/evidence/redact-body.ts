@@ -14,6 +14,7 @@ import {
   redactFormFields,
   redactJsonFields,
   redactJsonStrings,
+  redactJsonTokens,
   tryParseJson,
 } from "./body-fields.js";
 import type { Body } from "./evidence-schema.js";
@@ -92,7 +93,16 @@ function redactTextBody(
   const known = (t: string) => ctx.redactText(t, scope);
   let out = text;
   if ((isJsonMime(mime) || looksLikeJson(text)) && tryParseJson(text) !== undefined) {
-    const strings = known(redactJsonStrings(redactJsonFields(text, ctx.count, from), known));
+    const inner = redactJsonStrings(redactJsonFields(text, ctx.count, from), known);
+    let strings = known(inner);
+    // Redaction never makes a JSON document invalid (issue 13): when the pass over the whole text broke it (a value
+    // that is also a number, a literal or a run of punctuation), it is redacted token by token instead; only a value
+    // that spans tokens is still replaced across them (no leak outranks validity). Its markers may count twice.
+    if (tryParseJson(strings) === undefined) {
+      const tokens = redactJsonTokens(inner, known);
+      const spanning = known(tokens);
+      strings = spanning === tokens ? tokens : spanning;
+    }
     // A value split across two strings ({"first": "a b/c", "last": "+d&e"}) is found in their joined text.
     return tryParseJson(strings) === undefined
       ? strings

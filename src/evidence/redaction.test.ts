@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Body, Evidence, EvidenceRecord } from "./evidence-schema.js";
-import { createRedactor, redactEvidence } from "./redaction.js";
+import { createRedactor, redactEvidence, shortSecret } from "./redaction.js";
 
 const body = (
   text: string,
@@ -465,5 +465,38 @@ describe("redaction that never corrupts the app's own files", () => {
     expect(out.records[0]!.response!.headers[0]!.value).toBe(
       "wordpress_test_cookie=[REDACTED:header:cookie]; path=/",
     );
+  });
+});
+
+describe("redaction never makes a JSON document invalid (issue 13)", () => {
+  const redacted = (secret: string, text: string) =>
+    createRedactor({ secrets: [{ id: "pin", value: secret }] }).redactBody(body(text))!.text;
+
+  it("replaces a secret that is also a number or a literal by a string holding its marker", () => {
+    for (const [secret, text] of [
+      ["1234", '{"n":1234,"s":"a1234b","list":[1,12345,1234]}'],
+      ["true", '{"ok":true,"s":"is true"}'],
+      ["null", '{"v":null,"w":"nullable"}'],
+    ] as const) {
+      const out = redacted(secret, text);
+      expect(() => JSON.parse(out)).not.toThrow();
+      expect(out).not.toContain(secret);
+      expect(out).toContain("[REDACTED:secret:pin]");
+    }
+    expect(redacted("1234", '{"n":1234}')).toBe('{"n":"[REDACTED:secret:pin]"}');
+  });
+
+  it("still replaces a value spanning punctuation, leak before validity", () => {
+    expect(redacted('1,"b', '[1,"b"]')).not.toContain('1,"b');
+  });
+});
+
+describe("shortSecret", () => {
+  it("refuses a declared secret under 4 characters, naming its length", () => {
+    expect(shortSecret("abcd")).toBeNull();
+    expect(shortSecret("a")).toBe(
+      "is 1 character long; a declared secret must be at least 4 (so short a value occurs all over a recording, and redacting it would rewrite digits and letters of every answer)",
+    );
+    expect(shortSecret("ab")).toContain("is 2 characters long");
   });
 });

@@ -70,6 +70,21 @@ interface Known {
 }
 
 /** Creates a redactor that knows the declared secrets (`[REDACTED:secret:<id>]`, longest value first). */
+/**
+ * The shortest declared secret apptwin accepts (issue 13, decision): a value
+ * of 1 to 3 characters occurs all over any recording (a digit, a letter of
+ * `true`), so redacting it would rewrite the evidence beyond use; capture and
+ * HAR import refuse it, naming the secret.
+ */
+export const MIN_SECRET_LENGTH = 4;
+
+/** Why a declared secret's value cannot be redacted, or null when it can. */
+export function shortSecret(value: string): string | null {
+  const n = [...value].length;
+  if (n >= MIN_SECRET_LENGTH) return null;
+  return `is ${n} character${n === 1 ? "" : "s"} long; a declared secret must be at least ${MIN_SECRET_LENGTH} (so short a value occurs all over a recording, and redacting it would rewrite digits and letters of every answer)`;
+}
+
 export function createRedactor(opts: { secrets: { id: string; value: string }[] }): Redactor {
   /** value → marker; insertion order is priority (secrets, then page values, then learned values). */
   const known = new Map<string, Known>();
