@@ -205,4 +205,45 @@ describe("HAR import: hostile documents", () => {
       'rec.har: log.version is "9"; apptwin reads HAR 1.2 (and 1.1)',
     ]);
   });
+
+  it("refuses a request URL no browser sent over the network (javascript:, data:), naming the entry and the field, never the URL", () => {
+    const js = entry("javascript:alert(document.cookie)", "text/html");
+    const data = entry("data:text/html,<b>x</b>", "text/html");
+    const ok = entry("http://a.test/api", "application/json");
+    expect(issuesOf(() => harToEvidence(har([ok, js, data]), opts))).toEqual([
+      "rec.har: log.entries[1].request.url must be an http:, https:, ws: or wss: URL, not a javascript: URL (no request was sent over the network for it)",
+      "rec.har: log.entries[2].request.url must be an http:, https:, ws: or wss: URL, not a data: URL (no request was sent over the network for it)",
+    ]);
+  });
+
+  it("refuses a body declared base64 whose text is not base64, naming the entry and the field", () => {
+    const answer = entry("http://a.test/api", "application/json", {
+      response: {
+        status: 200,
+        statusText: "OK",
+        headers: [],
+        content: { size: 2, mimeType: "application/json", text: "not base64!", encoding: "base64" },
+      },
+    });
+    const sent = entry("http://a.test/api", "application/json", {
+      request: {
+        method: "POST",
+        url: "http://a.test/api",
+        headers: [],
+        postData: { mimeType: "application/json", text: "%%%", encoding: "base64" },
+      },
+    });
+    const fine = entry("http://a.test/api", "application/json", {
+      response: {
+        status: 200,
+        statusText: "OK",
+        headers: [],
+        content: { size: 2, mimeType: "application/json", text: "e30=\r\n", encoding: "base64" },
+      },
+    });
+    expect(issuesOf(() => harToEvidence(har([fine, answer, sent]), opts))).toEqual([
+      "rec.har: log.entries[1].response.content.text is not valid base64, though encoding is base64 (letters, digits, + and / only, = as padding)",
+      "rec.har: log.entries[2].request.postData.text is not valid base64, though encoding is base64 (letters, digits, + and / only, = as padding)",
+    ]);
+  });
 });

@@ -35,6 +35,36 @@ export const HarApptwinSchema = z.strictObject({
   response_body: HarBodyMeta,
 });
 
+/** The schemes a recorded request can have: HTTP(S), and WebSockets (DevTools records their handshake). */
+const REQUEST_SCHEMES = new Set(["http:", "https:", "ws:", "wss:"]);
+
+/** Why a request URL is not one a browser sent over the network (the value is never quoted back), or null. */
+function badRequestUrl(url: string): string | null {
+  if (!URL.canParse(url)) return "must be an absolute URL";
+  const scheme = new URL(url).protocol;
+  return REQUEST_SCHEMES.has(scheme)
+    ? null
+    : `must be an http:, https:, ws: or wss: URL, not a ${scheme} URL (no request was sent over the network for it)`;
+}
+
+/** Base64 as HAR writers write it (RFC 4648 alphabet, padding optional, line breaks allowed). */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A body declared base64 whose text is not base64 is refused: decoding it would keep garbage silently. */
+function checkBase64(
+  body: { encoding?: string | undefined; text?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (body.encoding?.toLowerCase() !== "base64" || body.text === undefined) return;
+  const text = body.text.replace(/\s+/g, "");
+  if (BASE64.test(text) && text.replace(/=+$/, "").length % 4 !== 1) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["text"],
+    message: "is not valid base64, though encoding is base64 (letters, digits, + and / only, = as padding)",
+  });
+}
+
 const HarEntrySchema = z.looseObject({
   startedDateTime: z.string().refine((s) => !Number.isNaN(Date.parse(s)), {
     message: "must be an ISO 8601 date-time such as 2024-05-01T10:00:00.000Z",
@@ -42,7 +72,10 @@ const HarEntrySchema = z.looseObject({
   time: z.number().optional(),
   request: z.looseObject({
     method: MethodSchema,
-    url: z.string().refine((u) => URL.canParse(u), { message: "must be an absolute URL" }),
+    url: z.string().superRefine((u, ctx) => {
+      const why = badRequestUrl(u);
+      if (why !== null) ctx.addIssue({ code: "custom", message: why });
+    }),
     headers: z.array(HarHeader),
     postData: z
       .looseObject({
@@ -51,6 +84,7 @@ const HarEntrySchema = z.looseObject({
         params: z.array(z.looseObject({ name: z.string(), value: z.string().optional() })).optional(),
         encoding: z.string().optional(),
       })
+      .superRefine(checkBase64)
       .optional(),
     bodySize: z.number().optional(),
   }),
@@ -65,6 +99,7 @@ const HarEntrySchema = z.looseObject({
         text: z.string().optional(),
         encoding: z.string().optional(),
       })
+      .superRefine(checkBase64)
       .optional(),
     redirectURL: z.string().optional(),
     _error: z.string().nullable().optional(),
