@@ -80,6 +80,43 @@ describe("apptwin capture", () => {
     await expect(readdir(dir)).resolves.not.toContain("never.json");
   });
 
+  it("stops the browser on Ctrl+C, writes nothing and exits 130 with one line, never 'hit a bug' (issue 13)", async () => {
+    await writeFile(
+      join(dir, "waits.json"),
+      JSON.stringify(
+        scenarioFor(app.url, "waits", [
+          { step_id: "home", action: "navigate", path: "/login" },
+          { step_id: "wait", action: "expect-text", text: "Text that never shows", timeout_ms: 60_000 },
+        ]),
+      ),
+    );
+    const child = spawn(process.execPath, [bin, "capture", "waits.json", "--out", "waits-ev.json"], {
+      cwd: dir,
+      env: { ...process.env, ITEMS_PASSWORD: PASSWORD, CI: "1" } as NodeJS.ProcessEnv,
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    const waiting = new Promise<void>((resolve) =>
+      child.stderr.on("data", (d) => {
+        stderr += d;
+        if (stderr.includes("[2/2] wait")) resolve();
+      }),
+    );
+    const closed = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    await Promise.race([waiting, closed]);
+    child.kill("SIGINT");
+    const status = await closed;
+    expect(stderr).not.toContain("hit a bug");
+    expect(status).toBe(130);
+    expect(stderr.trimEnd().split("\n").at(-1)).toBe(
+      "apptwin: capture interrupted (Ctrl+C): the browser was stopped and no evidence was written",
+    );
+    expect(stdout).toBe("");
+    // Nothing written, not even a temporary beside the destination.
+    expect((await readdir(dir)).filter((f) => f.includes("waits-ev"))).toEqual([]);
+  }, 120_000);
+
   it("refuses a --out in a missing folder before the browser starts, so no write reaches the app (exit 2)", async () => {
     const env = { ...process.env, ITEMS_PASSWORD: PASSWORD, APPTWIN_BROWSER: "/nonexistent/chromium" };
     const before = app.requests.length;

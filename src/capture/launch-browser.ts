@@ -65,6 +65,8 @@ export interface LaunchOptions {
   env?: Record<string, string | undefined>;
   /** HTTP Basic credentials, answered to the challenges of this origin only. */
   httpCredentials?: { username: string; password: string; origin: string } | undefined;
+  /** The caller stops the browser on Ctrl+C itself (Playwright's SIGINT handler is then off). */
+  ownSigint?: boolean;
 }
 
 function fileExists(p: string): boolean {
@@ -136,6 +138,9 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Launch
     context = await chromium.launchPersistentContext(profileDir, {
       ...persistentContextOptions({ executablePath: executable.path, headed: options.headed, isRoot, env }),
       ...(options.httpCredentials ? { httpCredentials: options.httpCredentials } : {}),
+      // A caller that handles Ctrl+C itself stops the browser then; Playwright's own handler would kill it under
+      // the running step and exit the process, which read as a bug.
+      ...(options.ownSigint ? { handleSIGINT: false } : {}),
     });
   } catch (error) {
     await rm(profileDir, { recursive: true, force: true });

@@ -9,6 +9,7 @@
 import { mkdir } from "node:fs/promises";
 import createDebug from "debug";
 import type { BrowserContext } from "playwright-core";
+import { Interrupted } from "../errors/interrupted.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Scenario } from "../scenario/scenario-schema.js";
 import { assembleEvidence } from "./capture-evidence.js";
@@ -23,6 +24,10 @@ import { type CaptureProgress, type CaptureSession, runSteps } from "./run-steps
 export type { CaptureProgress } from "./run-steps.js";
 
 const debug = createDebug("apptwin:capture");
+
+/** The one line an interrupted capture ends with. */
+export const INTERRUPTED =
+  "capture interrupted (Ctrl+C): the browser was stopped and no evidence was written";
 
 /** Options of {@link runCapture}. */
 export interface CaptureOptions {
@@ -39,6 +44,11 @@ export interface CaptureOptions {
   screenshotsDir?: string | undefined;
   onProgress?: (event: CaptureProgress) => void;
   signal?: AbortSignal;
+  /**
+   * The caller aborts `signal` on Ctrl+C: the run then stops the browser at once and throws Interrupted (no
+   * evidence); otherwise an abort cancels the steps left and the evidence says so (an MCP client's cancel).
+   */
+  interruptible?: boolean;
   /** Called with the live context after the last step, before the browser closes (tests read its state). */
   beforeClose?: (context: BrowserContext) => Promise<void>;
 }
@@ -132,17 +142,26 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     headed: options.headed,
     env: options.env,
     httpCredentials: httpCredentials(run),
+    ownSigint: options.interruptible === true,
   });
   let browser: Evidence["browser"] = null;
   let records: Evidence["records"] = [];
+  // Interrupted: the browser is stopped at once (the step in flight ends with it) and no evidence is made.
+  const interrupt = options.interruptible ? options.signal : undefined;
+  const stop = () => void launched.close().catch(() => undefined);
+  interrupt?.addEventListener("abort", stop, { once: true });
   try {
     const session = await openSession(run, launched.context, recorder, options);
     browser = session.browser;
     await runSteps(run, session, options);
     records = await finishRecording(run, session, options);
+  } catch (error) {
+    if (!interrupt?.aborted) throw error;
   } finally {
+    interrupt?.removeEventListener("abort", stop);
     await launched.close();
   }
+  if (interrupt?.aborted) throw new Interrupted(INTERRUPTED);
   const evidence = assembleEvidence(run, browser, records);
   const writesSent = records.filter((r) => isWrite(r.request.method) && r.failure?.kind !== "refused").length;
   debug("capture %s: %s, %d records", run.scenario.name, evidence.verdict, records.length);

@@ -37,7 +37,13 @@ export default class Capture extends BaseCommand {
           `warning: ${flag} ${path} holds unredacted data (secrets, cookies, tokens); do not share it\n`,
         );
     }
+    // Ctrl+C stops the browser and writes nothing (exit 130); a second one ends the process the default way.
+    const interrupt = new AbortController();
+    const onSigint = () => interrupt.abort();
+    process.once("SIGINT", onSigint);
     const summary = await captureToFile({
+      signal: interrupt.signal,
+      interruptible: true,
       scenarioPath: args.scenario,
       out: flags.out,
       force: flags.force,
@@ -53,7 +59,7 @@ export default class Capture extends BaseCommand {
             }),
           }
         : {}),
-    });
+    }).finally(() => process.off("SIGINT", onSigint));
     if (human) {
       const count = (s: string) => summary.steps.filter((x) => x.status === s).length;
       this.log(

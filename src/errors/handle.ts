@@ -3,6 +3,7 @@
  * (and its suggestions) and exits 2; oclif's own parse errors are the user's
  * too; anything else is a bug and prints its stack.
  */
+import { isInterrupted } from "./interrupted.js";
 import { isUserError } from "./user-error.js";
 
 /** Formats a user error for the terminal: the message, then each suggestion on its own line. */
@@ -14,6 +15,11 @@ export function formatUserError(error: { message: string; suggestions?: readonly
 
 /** Prints the error the way its kind deserves and sets the exit code; never returns normally for bugs. */
 export function handleTopLevelError(error: unknown): void {
+  if (isInterrupted(error)) {
+    process.stderr.write(`apptwin: ${error.message}\n`);
+    process.exitCode = 130;
+    return;
+  }
   if (isUserError(error)) {
     process.stderr.write(`${formatUserError(error)}\n`);
     process.exitCode = 2;
