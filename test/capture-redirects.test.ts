@@ -64,6 +64,15 @@ beforeAll(async () => {
         return [307, { location: "/landed" }, ""];
       case "/landed":
         return [201, { "content-type": "application/json" }, '{"ok":true}'];
+      case "/alias":
+        return [
+          200,
+          HTML,
+          `<!doctype html><title>alias</title><p id="out">…</p><script>
+fetch(location.origin.replace("localhost", "127.0.0.1") + "/aliased", { method: "POST", body: "x" })
+  .then(() => "sent", () => "refused").then((t) => { document.getElementById("out").textContent = t; });
+</script>`,
+        ];
       case "/away":
         return [302, { location: `${other.origin}/landing` }, ""];
       case "/writes":
@@ -153,5 +162,23 @@ describe("a navigation redirected off the allowed origins", () => {
     // Give a late favicon or a follow-up the time to arrive, then prove none did.
     await new Promise((r) => setTimeout(r, 300));
     expect(other.heard).toEqual([]);
+  });
+});
+
+describe("localhost and 127.0.0.1 (issue 13)", () => {
+  it("are two origins, as in the browser: a write from a localhost page to 127.0.0.1 is refused, and the message says why", async () => {
+    const local = app.origin.replace("127.0.0.1", "localhost");
+    const { evidence } = await runCapture({
+      scenario: pageScenario(local, "alias", [
+        { step_id: "open", action: "navigate", path: "/alias" },
+        { step_id: "shown", action: "expect-text", text: "refused" },
+      ]),
+    });
+    const rec = evidence.records.find((r) => r.request.url === `${app.origin}/aliased`);
+    expect(rec?.failure).toEqual({
+      kind: "refused",
+      message: `refused: POST to ${app.origin} is a write to an origin other than the app (${local}); apptwin only lets writes reach the app (127.0.0.1 and localhost are this same machine and port, but different origins to the browser and to apptwin; use one host name, the one the scenario starts on, everywhere)`,
+    });
+    expect(app.heard.some((h) => h.url === "/aliased")).toBe(false);
   });
 });

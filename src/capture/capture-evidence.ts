@@ -7,6 +7,7 @@ import { PAGE_ASSET_TYPES } from "../evidence/asset-types.js";
 import type { Evidence, EvidenceWarning, StepResult } from "../evidence/evidence-schema.js";
 import { redactEvidence } from "../evidence/redaction.js";
 import { scenarioDigest } from "../scenario/scenario-digest.js";
+import { loopbackAliasNote } from "../util/loopback-alias.js";
 import { type CaptureRun, runRedactor } from "./capture-run.js";
 import { isAllowedUrl, type OriginPolicy, originOf } from "./origin-policy.js";
 import { captureLimitations, captureVerdict } from "./verdict.js";
@@ -65,7 +66,7 @@ export function offOriginReads(records: Evidence["records"], policy: OriginPolic
     const r = records[i] as Evidence["records"][number];
     return {
       code: "origin_not_allowed",
-      message: `the page read a ${r.resource_type} from ${origin} (${r.request.method}), an origin the scenario does not allow; the twin will not have it (add the origin to allowed_origins if the app needs it, or keep the page from loading it)`,
+      message: `the page read a ${r.resource_type} from ${origin} (${r.request.method}), an origin the scenario does not allow; the twin will not have it (add the origin to allowed_origins if the app needs it, or keep the page from loading it)${loopbackAliasNote(origin, policy.appOrigin)}`,
       pointer: `/records/${i}`,
     };
   });

@@ -79,4 +79,20 @@ describe("origin policy", () => {
     expect(refusedRedirect(policy, "GET", from, 200, "http://evil.test/")).toBeNull();
     expect(refusedRedirect(policy, "GET", from, 302, null)).toBeNull();
   });
+
+  it("treats localhost and 127.0.0.1 as two origins, as the browser does, and says so (issue 13)", () => {
+    const local = { appOrigin: "http://localhost:4010", allowedOrigins: [] };
+    const note =
+      " (127.0.0.1 and localhost are this same machine and port, but different origins to the browser and to apptwin; use one host name, the one the scenario starts on, everywhere)";
+    expect(refusedWrite(local, "POST", "http://127.0.0.1:4010/api/items")).toBe(
+      `refused: POST to http://127.0.0.1:4010 is a write to an origin other than the app (http://localhost:4010); apptwin only lets writes reach the app${note}`,
+    );
+    expect(refusedNavigation(local, "http://127.0.0.1:4010/items")).toMatch(
+      /left the allowed origins \(http:\/\/localhost:4010\); .* truly lives there \(127\.0\.0\.1 and localhost/,
+    );
+    expect(isAllowedUrl(local, "http://127.0.0.1:4010/app.js")).toBe(false);
+    expect(refusedWrite(local, "POST", "http://localhost:4010/api/items")).toBeNull();
+    // Another port is simply another origin: no note.
+    expect(refusedWrite(local, "POST", "http://127.0.0.1:4011/x")).not.toContain("same machine");
+  });
 });

@@ -3,7 +3,10 @@
  * methods: which origins the page may read from, which writes are refused,
  * and which navigations leave the allowed origins. The route handler and the
  * recorder apply them; the sentences here are the ones the evidence records.
+ * Origins compare exactly, as the browser compares them: `localhost` and
+ * `127.0.0.1` are two origins, and a sentence about one says so.
  */
+import { loopbackAliasNote } from "../util/loopback-alias.js";
 
 /** Methods that never change state on a well-behaved server; everything else is a write. */
 export const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -41,13 +44,14 @@ export function isAllowedUrl(policy: OriginPolicy, url: string): boolean {
 export function refusedWrite(policy: OriginPolicy, method: string, url: string): string | null {
   const origin = originOf(url);
   if (origin === null || origin === policy.appOrigin || !isWrite(method)) return null;
-  return `refused: ${method.toUpperCase()} to ${origin} is a write to an origin other than the app (${policy.appOrigin}); apptwin only lets writes reach the app`;
+  return `refused: ${method.toUpperCase()} to ${origin} is a write to an origin other than the app (${policy.appOrigin}); apptwin only lets writes reach the app${loopbackAliasNote(origin, policy.appOrigin)}`;
 }
 
 /** The failure sentence for a top-level navigation off the allowed origins, or null when it is allowed. */
 export function refusedNavigation(policy: OriginPolicy, url: string): string | null {
   if (isAllowedUrl(policy, url)) return null;
-  return `navigation to ${originOf(url)} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")}); add it to allowed_origins only if the app truly lives there`;
+  const origin = originOf(url);
+  return `navigation to ${origin} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")}); add it to allowed_origins only if the app truly lives there${origin ? loopbackAliasNote(origin, policy.appOrigin) : ""}`;
 }
 
 /** The app origin a `ws:`/`wss:` URL would be on (`ws:` is `http:`, `wss:` is `https:`), or null. */
@@ -75,7 +79,8 @@ export function escapedWebSocket(url: string): string {
 /** The failure sentence for a server redirect that left the allowed origins, or null when it stayed. */
 export function escapedRedirect(policy: OriginPolicy, from: string, to: string): string | null {
   if (isAllowedUrl(policy, to)) return null;
-  return `redirect from ${from} to ${originOf(to)} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")})`;
+  const origin = originOf(to);
+  return `redirect from ${from} to ${origin} left the allowed origins (${[policy.appOrigin, ...policy.allowedOrigins].join(", ")})${origin ? loopbackAliasNote(origin, policy.appOrigin) : ""}`;
 }
 
 /** Statuses whose redirect resends the request as it was (method and body): a write's 307/308 repeats the write. */

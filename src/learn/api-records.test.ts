@@ -33,3 +33,22 @@ describe("real-recording oddities", () => {
     expect(coverage.counts).toEqual({ records: 2, api_records: 1, assets: 0, ignored: 1 });
   });
 });
+
+describe("an alias of the app's host (issue 13)", () => {
+  it("is another origin: its records are not learned, and a warning says why", () => {
+    const { coverage } = learnSpecs([
+      { path: "/api/things", status: 200, res: [{ id: 1 }] },
+      { path: "/api/things", status: 200, res: [{ id: 1 }], origin: "http://localhost:4010" },
+      { path: "/api/other", status: 200, res: [], origin: "http://localhost:4010" },
+    ]);
+    expect(
+      coverage.warnings.filter((w) => w.code === "origin_alias").map((w) => [w.message, w.path]),
+    ).toEqual([
+      [
+        "2 records went to http://localhost:4010, not the app's origin http://127.0.0.1:4010; they were not learned (localhost and 127.0.0.1 are this same machine and port, but different origins to the browser and to apptwin; use one host name, the one the scenario starts on, everywhere)",
+        "records[1]",
+      ],
+    ]);
+    expect(coverage.reads.map((r) => r.tool_name)).toEqual(["get_things"]);
+  });
+});

@@ -10,6 +10,7 @@ import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema
 import { MAX_JSON_DEPTH, parseJsonWithin } from "../util/json-depth.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import { JsonPool } from "../util/json-pool.js";
+import { isLoopbackAlias, loopbackAliasNote } from "../util/loopback-alias.js";
 import { safeDecode } from "../util/safe-decode.js";
 import { isRedactionMarker } from "./value-kinds.js";
 
@@ -93,6 +94,8 @@ export function selectApiRecords(evidence: Evidence): {
   let assets = 0;
   let ignored = 0;
   const seenMarkers = new Set<string>();
+  /** Records sent to the app's machine and port under another host name (localhost for 127.0.0.1): other origins. */
+  const aliases = new Map<string, number[]>();
   // A recording answers the same entities again and again: their parsed values are held once.
   const pool = new JsonPool();
   evidence.records.forEach((record, index) => {
@@ -109,6 +112,8 @@ export function selectApiRecords(evidence: Evidence): {
       record.resource_type === "fetch" ||
       record.initiator === "request-step" ||
       (method !== "GET" && method !== "HEAD");
+    if (url.origin !== evidence.app_origin && isLoopbackAlias(url.origin, evidence.app_origin))
+      aliases.set(url.origin, [...(aliases.get(url.origin) ?? []), index]);
     // A 304 is the browser's cache answering: no body, and nothing the twin (which has no cache) should say.
     if (
       url.origin !== evidence.app_origin ||
@@ -190,6 +195,12 @@ export function selectApiRecords(evidence: Evidence): {
       response,
     });
   });
+  for (const [origin, indexes] of aliases)
+    warnings.push({
+      code: "origin_alias",
+      message: `${indexes.length} record${indexes.length === 1 ? "" : "s"} went to ${origin}, not the app's origin ${evidence.app_origin}; ${indexes.length === 1 ? "it was" : "they were"} not learned${loopbackAliasNote(origin, evidence.app_origin)}`,
+      pointer: `/records/${indexes[0]}`,
+    });
   return { api, assets, ignored, warnings };
 }
 
