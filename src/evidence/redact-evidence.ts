@@ -6,6 +6,8 @@
  * asset's answered body (a script, a style, a document…) is redacted in the
  * `assets` scope, so the app's own files are never corrupted.
  */
+
+import { couldBeCredential } from "../util/credential-value.js";
 import { ASSET_TYPES } from "./asset-types.js";
 import { computeEvidenceId } from "./evidence-id.js";
 import type { Evidence, EvidenceRecord, Redaction, StepResult } from "./evidence-schema.js";
@@ -43,8 +45,57 @@ export function countMarkers(value: unknown): Redaction[] {
  */
 function learnRecords(records: readonly EvidenceRecord[], redactor: Redactor): void {
   for (const r of records) learnRecord(r, redactor);
+  learnEchoedHeaders(records, redactor);
   for (const r of records)
     if (r.response) redactor.learnFromBody(r.response.body, r.response.body?.mime_type ?? null, "markup");
+}
+
+/** Request headers whose values are never credentials, whatever an answer held before (an ETag, a type, a page). */
+const PLAIN_REQUEST_HEADERS = new Set([
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "cache-control",
+  "content-length",
+  "content-type",
+  "host",
+  "if-match",
+  "if-modified-since",
+  "if-none-match",
+  "if-range",
+  "if-unmodified-since",
+  "origin",
+  "pragma",
+  "range",
+  "referer",
+  "user-agent",
+  "x-requested-with",
+]);
+
+/**
+ * A value an answer's body handed out and the client then sent back in a
+ * request header is a credential by its role, whatever the header is named
+ * (a REST nonce a script fetched, a CSRF token read from a JSON answer): it is
+ * learned under the header's marker, so it is replaced everywhere, the answer
+ * that handed it out included (issue 13). Only values that could be
+ * credentials count, only answers that are not assets (a script holds many
+ * words a header repeats), and never a value a URL carries: that is an id
+ * the app names things by (a workspace sent in `X-Workspace`), which learning needs.
+ */
+function learnEchoedHeaders(records: readonly EvidenceRecord[], redactor: Redactor): void {
+  const handedOut: string[] = [];
+  const urls = records.map((r) => r.request.url).join("\n");
+  for (const r of records) {
+    for (const h of r.request.headers) {
+      const lower = h.name.toLowerCase();
+      if (PLAIN_REQUEST_HEADERS.has(lower) || lower.startsWith("sec-") || !couldBeCredential(h.value))
+        continue;
+      if (!urls.includes(h.value) && handedOut.some((text) => text.includes(h.value)))
+        redactor.learnValue(h.value, `[REDACTED:header:${lower}]`, "sent");
+    }
+    const body = r.response?.body;
+    if (body && body.encoding === "utf8" && !ASSET_TYPES.has(r.resource_type)) handedOut.push(body.text);
+  }
 }
 
 function learnRecord(r: EvidenceRecord, redactor: Redactor): void {

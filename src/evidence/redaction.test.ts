@@ -500,3 +500,75 @@ describe("shortSecret", () => {
     expect(shortSecret("ab")).toContain("is 2 characters long");
   });
 });
+
+describe("a value an answer handed out and a request header sent back (issue 13)", () => {
+  const evidenceOf = (records: EvidenceRecord[]): Omit<Evidence, "redactions" | "evidence_id"> => ({
+    schema_version: 1,
+    source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
+    app_origin: "http://127.0.0.1:4010",
+    allowed_origins: [],
+    browser: null,
+    started_at: 1000,
+    finished_at: 2000,
+    verdict: "passed",
+    steps: [],
+    records,
+    warnings: [],
+    limitations: [],
+  });
+  const nonce = "50c1bbcbc3";
+  const answer = (seq: number, text: string, mime = "text/html") =>
+    rec(seq, {
+      request: {
+        method: "GET",
+        url: `http://127.0.0.1:4010/ajax?action=rest-nonce&n=${seq}`,
+        headers: [],
+        body: null,
+      },
+      response: { status: 200, status_text: "OK", headers: [], body: body(text, mime), redirect_to: null },
+    });
+  const sent = (seq: number, name: string, value: string, url = "http://127.0.0.1:4010/api/posts") =>
+    rec(seq, {
+      request: { method: "POST", url, headers: [{ name, value }], body: null },
+      response: {
+        status: 201,
+        status_text: "Created",
+        headers: [{ name: "X-Echo", value }],
+        body: null,
+        redirect_to: null,
+      },
+    });
+
+  it("is a credential by its role, whatever the header's name: replaced everywhere, the answer that handed it out too", () => {
+    const out = redactEvidence(
+      evidenceOf([answer(0, nonce), sent(1, "x-wp-nonce", nonce)]),
+      createRedactor({ secrets: [] }),
+    );
+    const text = JSON.stringify(out);
+    expect(text).not.toContain(nonce);
+    expect(out.records[0]!.response!.body!.text).toBe("[REDACTED:header:x-wp-nonce]");
+    expect(out.records[1]!.request.headers).toEqual([
+      { name: "x-wp-nonce", value: "[REDACTED:header:x-wp-nonce]" },
+    ]);
+    expect(out.records[1]!.response!.headers).toEqual([
+      { name: "X-Echo", value: "[REDACTED:header:x-wp-nonce]" },
+    ]);
+  });
+
+  it("is not one when no answer handed it out first, when a URL carries it (an id), or in a plain header", () => {
+    const id = "ws_8f2k1m9q";
+    const kept = redactEvidence(
+      evidenceOf([
+        sent(0, "x-early", nonce),
+        answer(1, `{"workspace":"${id}","etag":"W/abc12345xyz"}`, "application/json"),
+        sent(2, "x-workspace", id, `http://127.0.0.1:4010/api/workspaces/${id}/posts`),
+        sent(3, "if-none-match", "W/abc12345xyz"),
+      ]),
+      createRedactor({ secrets: [] }),
+    );
+    const text = JSON.stringify(kept);
+    expect(text).toContain(nonce);
+    expect(text).toContain(id);
+    expect(text).toContain("W/abc12345xyz");
+  });
+});
