@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BOARDS_SEED_STATE, boardsModel } from "../../../test/fixtures/models/boards-twin.js";
 import { ITEMS_SEED_STATE, itemsModel } from "../../../test/fixtures/models/items-twin.js";
 import { endpoint } from "../../../test/fixtures/models/model-builders.js";
+import { learnSpecs } from "../../../test/support/learn-specs.js";
 import { createEpisode, episodeState, resetEpisode } from "./create-episode.js";
 import { diffState } from "./diff-state.js";
 import { handleRequest } from "./handle-request.js";
@@ -615,5 +616,39 @@ describe("a collection read the way a real app shows it", () => {
       json({ project: { ...projects[1], homepage: "" } }),
     );
     expect(handleRequest(model, ep, req("GET", "/projects/nope.json")).status).toBe(404);
+  });
+});
+
+describe("a write with fields no recorded request sent (issue 13)", () => {
+  const { model, seed } = learnSpecs([
+    { path: "/api/notes", status: 200, res: [{ id: 1, title: "A" }] },
+    { method: "POST", path: "/api/notes", status: 201, req: { title: "B" }, res: { id: 2, title: "B" } },
+    {
+      path: "/api/notes",
+      status: 200,
+      res: [
+        { id: 1, title: "A" },
+        { id: 2, title: "B" },
+      ],
+    },
+  ]);
+  const post = (value: unknown) =>
+    handleRequest(
+      model,
+      createEpisode(model, seed, { episodeId: "x" }),
+      req("POST", "/api/notes", { body: json(value) }),
+    );
+
+  it("writes only the recorded fields, the app's own id winning, and says so", () => {
+    const created = post({ title: "x", id: 99, color: "red" });
+    expect(created.status).toBe(201);
+    expect((created.body as { value: unknown }).value).toEqual({ id: 3, title: "x" });
+    expect(created.headers["x-apptwin-warning"]).toBe(
+      'POST /api/notes: ignored "id", "color": no recorded request sent those fields, so the twin does not know what the app does with them and wrote only the recorded fields. "id" is assigned by the app: no recording shows a client choosing it, so the app\'s own value stands.',
+    );
+  });
+
+  it("says nothing when every field was recorded", () => {
+    expect(post({ title: "x" }).headers["x-apptwin-warning"]).toBeUndefined();
   });
 });
