@@ -32,9 +32,9 @@ export function bundleEvidence(list: Evidence[]): Evidence {
 }
 
 /** Learns and renders the bundle of the given evidence. */
-export function buildBundle(inputs: { evidence: Evidence[]; name?: string }): BuiltBundle {
+export function buildBundle(inputs: { evidence: Evidence[]; name?: string; infer?: boolean }): BuiltBundle {
   const evidence = bundleEvidence(inputs.evidence);
-  const { model, seed, coverage } = learnModel(evidence);
+  const { model, seed, coverage } = learnModel(evidence, { infer: inputs.infer ?? true });
   // evidence.json's bytes (canonical JSON of the evidence as its file stores it), made once and after learning
   // (whose peak they would add to). A source is hashed as canonical JSON of itself: a single input without
   // repeated asset bodies is its packed form, and those bytes are hashed again rather than made twice.

@@ -44,10 +44,16 @@ export async function exportBundle(opts: {
   force?: boolean;
   /** Check the destination and build in memory, but write nothing. */
   dryRun?: boolean;
+  /** Infer item routes from a sibling's confirmed pair (default true; `--no-infer`: false). */
+  infer?: boolean;
 }): Promise<ExportResult> {
   const evidence = [];
   for (const path of opts.evidence) evidence.push(await readEvidence(path));
-  const built = buildBundle({ evidence, ...(opts.name === undefined ? {} : { name: opts.name }) });
+  const built = buildBundle({
+    evidence,
+    ...(opts.name === undefined ? {} : { name: opts.name }),
+    ...(opts.infer === false ? { infer: false } : {}),
+  });
   const out = resolve(opts.out);
   const force = opts.force ?? false;
   const pack = opts.pack ? join(dirname(out), `${basename(out)}.tgz`) : undefined;
@@ -67,7 +73,7 @@ export async function exportBundle(opts: {
     files: [...built.files.keys()],
     coverage: {
       status: built.coverage.status,
-      served: eps.filter((e) => e.serving === "state").length,
+      served: eps.filter((e) => e.serving === "state" && !e.inferred).length,
       replayed: eps.filter((e) => e.serving === "replay").length,
       withheld: eps.filter((e) => e.serving === "withheld").length,
       withheld_tools: built.coverage.writes.withheld.map((w) => ({

@@ -10,8 +10,14 @@ import type { Evidence } from "../evidence/evidence-schema.js";
 import { learn } from "../learn/learn.js";
 import type { Model, SeedState } from "../model/model-schema.js";
 
-/** Learns from one (merged) evidence, then reports the coverage of what was learned. Pure. */
-export function learnModel(evidence: Evidence): { model: Model; seed: SeedState; coverage: Coverage } {
-  const learned = learn(evidence);
+/**
+ * Learns from one (merged) evidence, then reports the coverage of what was learned. Pure. `infer: false` leaves
+ * out the item routes learning would infer from a sibling collection (`apptwin build --no-infer`).
+ */
+export function learnModel(
+  evidence: Evidence,
+  options: { infer?: boolean } = {},
+): { model: Model; seed: SeedState; coverage: Coverage } {
+  const learned = learn(evidence, options.infer === false ? { infer: false } : {});
   return { model: learned.model, seed: learned.seed, coverage: buildCoverage(learned, evidence) };
 }

@@ -58,8 +58,9 @@ function statuses(e: Endpoint): string {
 
 /** A description an agent can act on: what the tool does, what it returns, and how the twin serves it. */
 export function toolDescription(e: Endpoint): string {
-  const served =
-    e.serving === "state"
+  const served = e.inferred
+    ? `Inferred, never recorded: the app's ${e.inferred.from} reads its collection this way, so this route is served from the environment's state in the same style; the app may not have it.`
+    : e.serving === "state"
       ? "Served from the environment's state: writes change it for the rest of the episode and reads see those changes."
       : e.serving === "acknowledged"
         ? "Acknowledged: answered as the app answered it, changing nothing in the environment's state (the recording showed no effect of it)."

@@ -13,6 +13,7 @@ export default class Build extends BaseCommand {
     "<%= config.bin %> build --evidence items.evidence.json --out items-env",
     "<%= config.bin %> build --evidence a.json --evidence b.json --out env --pack",
     "<%= config.bin %> build --evidence items.evidence.json --out items-env --dry-run",
+    "<%= config.bin %> build --evidence items.evidence.json --out items-env --no-infer",
   ];
   static override flags = {
     evidence: Flags.string({
@@ -30,6 +31,12 @@ export default class Build extends BaseCommand {
     }),
     pack: Flags.boolean({ description: "also write OUT.tgz beside the bundle", default: false }),
     force: Flags.boolean({ description: "replace --out (and OUT.tgz) if they exist", default: false }),
+    infer: Flags.boolean({
+      description:
+        "infer the item route of a collection whose list alone was recorded from a sibling's confirmed list + item pair (labelled inferred in coverage); --no-infer turns it off",
+      default: true,
+      allowNo: true,
+    }),
     "dry-run": Flags.boolean({
       description: "check the destination and print the report, but write nothing",
       default: false,
@@ -44,6 +51,7 @@ export default class Build extends BaseCommand {
       pack: flags.pack,
       force: flags.force,
       dryRun: flags["dry-run"],
+      infer: flags.infer,
       ...(flags.name === undefined ? {} : { name: flags.name }),
     });
     if (!this.jsonEnabled()) for (const line of formatExport(result)) this.log(line);

@@ -86,7 +86,7 @@ export function buildCoverage(
         tool_name: e.tool_name,
         method: e.method,
         template: e.template,
-        serving: e.serving as "state" | "replay",
+        serving: e.inferred ? ("inferred" as const) : (e.serving as "state" | "replay"),
         collection: e.collection,
         observations: e.observations,
         explain: e.explain,

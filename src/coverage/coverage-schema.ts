@@ -23,7 +23,8 @@ export const CoverageReadSchema = z.strictObject({
   tool_name: z.string(),
   method: z.string(),
   template: z.string(),
-  serving: z.enum(["state", "replay"]),
+  /** `inferred`: an item route learning inferred from a sibling collection, served from state, never recorded. */
+  serving: z.enum(["state", "replay", "inferred"]),
   collection: z.string().nullable(),
   observations: z.number().int().nonnegative(),
   explain: z.string(),

@@ -26,6 +26,7 @@ import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint
 import { endpointModel } from "./endpoint-model.js";
 import { hiddenPointers } from "./hidden-fields.js";
 import { sequenceStarts } from "./id-sequences.js";
+import { inferItemRoutes } from "./inferred-routes.js";
 import { operationExamples } from "./operation-examples.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
@@ -232,8 +233,12 @@ function lastTime(evidence: Evidence): number | null {
 }
 
 /** Learns the model and seed state from one (merged) evidence. */
-export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): Learned {
-  const opts = { ...DEFAULT_LEARN_OPTIONS, ...options };
+export function learn(
+  evidence: Evidence,
+  options: Partial<LearnOptions> & { infer?: boolean } = {},
+): Learned {
+  const { infer = true, ...rest } = options;
+  const opts = { ...DEFAULT_LEARN_OPTIONS, ...rest };
   const selected = selectApiRecords(evidence);
   const warnings = [...selected.warnings];
   const { groups, observations } = indexEndpoints(selected.api);
@@ -263,10 +268,13 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
   );
   const sequences = sequenceStarts(served, idSequences, (c) => walk.states.get(c)?.lastKnown.values() ?? []);
   const rules = assembleWriteRules(served, targeted, sequences);
-  const endpoints = countEndpoints(
+  const recorded = countEndpoints(
     endpointModels(groups, found, targets, judged, rules, signIns, acknowledged),
     counted,
   );
+  // Item routes inferred from a sibling's confirmed pair, labelled so (inferred-routes.ts); none with infer: false.
+  const inferred = infer ? inferItemRoutes(collections, recorded) : { collections, endpoints: recorded };
+  const endpoints = inferred.endpoints;
   const unrecorded = findUnrecordedBodies(groups);
   warnings.push(...unrecorded.warnings);
 
@@ -274,7 +282,7 @@ export function learn(evidence: Evidence, options: Partial<LearnOptions> = {}): 
     schema_version: MODEL_SCHEMA_VERSION,
     app_origin: evidence.app_origin,
     endpoints,
-    collections,
+    collections: inferred.collections,
     write_rules: [...rules.values()].sort(byName((r) => r.tool_name)),
     replays: replayedReads(
       ordered.filter((o) => !counted.some((k) => k.explained.includes(o))),

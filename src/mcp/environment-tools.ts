@@ -73,6 +73,12 @@ export function registerEnvironmentTools(server: McpServer, ctx: McpContext): vo
         name: z.string().optional().describe("bundle name (default: the scenario's name)"),
         pack: z.boolean().optional().describe("also write DESTINATION.tgz beside the bundle"),
         dry_run: z.boolean().optional().describe("check everything and report, but write nothing"),
+        infer: z
+          .boolean()
+          .optional()
+          .describe(
+            "infer item routes of collections whose list alone was recorded from a sibling's confirmed pair (default true, labelled inferred in coverage); false is the CLI's --no-infer",
+          ),
       },
       outputSchema: {
         destination: z.string(),
@@ -115,6 +121,7 @@ async function exportEnvironment(
     name?: string | undefined;
     pack?: boolean | undefined;
     dry_run?: boolean | undefined;
+    infer?: boolean | undefined;
   },
 ): Promise<CallToolResult> {
   if (!isAbsolute(args.destination))
@@ -133,6 +140,7 @@ async function exportEnvironment(
       force: false,
       dryRun,
       ...(args.name === undefined ? {} : { name: args.name }),
+      ...(args.infer === false ? { infer: false } : {}),
     });
   } catch (error) {
     if (isUserError(error) && error.code === "destination_exists")

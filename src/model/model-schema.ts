@@ -61,6 +61,11 @@ export const EndpointSchema = z.strictObject({
   withheld: WithheldSchema.nullable(),
   observations: z.number().int().nonnegative(),
   explain: z.string(),
+  /**
+   * An item route inferred from a sibling collection's confirmed list + item pair (src/learn/inferred-routes.ts),
+   * never recorded: `from` is the item route whose style it copies. Absent on recorded routes (so older models read).
+   */
+  inferred: z.strictObject({ from: z.string() }).optional(),
 });
 
 /** How a list answer wraps its entities. */
