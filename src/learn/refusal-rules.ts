@@ -110,17 +110,31 @@ export function credentialsOf(headers: readonly { name: string; value: string }[
 }
 
 /**
- * Learns the recorded answers to writes that lacked credentials every accepted write of a tool carried: the
- * tool's own refusals first, then (when they agree) those another write of the app recorded for what it lacked.
+ * Learns the recorded answers to requests that lacked credentials every accepted request of a tool carried: the
+ * tool's own refusals first, then (when they agree) those the app's other tools of the same side recorded for
+ * what it lacked — writes from writes, reads (GET) from reads, since an app refuses a read and a write apart.
  */
 export function learnCredentialRefusals(
   groups: readonly EndpointGroup[],
   isSignIn: (g: EndpointGroup) => boolean,
 ): CredentialRefusal[] {
   const writes = groups.filter((g) => isWriteMethod(g.method));
-  const refused = writes.flatMap((g) => g.observations.filter((o) => CREDENTIAL_STATUSES.has(o.status)));
+  const reads = groups.filter((g) => g.method === "GET");
+  return [...refusalsOf(writes, isSignIn, "writes"), ...refusalsOf(reads, isSignIn, "reads")].sort((a, b) => {
+    const [x, y] = [`${a.tool_name} ${a.missing.join(" ")}`, `${b.tool_name} ${b.missing.join(" ")}`];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+/** The credential refusals of one side of the app (its writes, or its reads). */
+function refusalsOf(
+  side: readonly EndpointGroup[],
+  isSignIn: (g: EndpointGroup) => boolean,
+  what: "writes" | "reads",
+): CredentialRefusal[] {
+  const refused = side.flatMap((g) => g.observations.filter((o) => CREDENTIAL_STATUSES.has(o.status)));
   const out: CredentialRefusal[] = [];
-  for (const g of writes) {
+  for (const g of side) {
     const ok = g.observations.filter(accepted);
     if (ok.length === 0 || isSignIn(g)) continue;
     const sets = ok.map((o) => credentialsOf(o.record.request.headers));
@@ -139,7 +153,7 @@ export function learnCredentialRefusals(
       const answer = own.length > 0 ? agreed(own) : agreed(other);
       if (!answer) continue;
       const names = missing.split(" ");
-      const from = own.length > 0 ? "it" : "the app's other writes";
+      const from = own.length > 0 ? "it" : `the app's other ${what}`;
       out.push({
         tool_name: g.toolName,
         missing: names,
@@ -148,8 +162,5 @@ export function learnCredentialRefusals(
       });
     }
   }
-  return out.sort((a, b) => {
-    const [x, y] = [`${a.tool_name} ${a.missing.join(" ")}`, `${b.tool_name} ${b.missing.join(" ")}`];
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  return out;
 }

@@ -1,6 +1,6 @@
 /**
- * The twin refuses what the app refuses, before any write: a write without
- * the credentials every accepted write carried, a body the app could not
+ * The twin refuses what the app refuses, before any write: a write (or a
+ * read) without the credentials every accepted one carried, a body the app could not
  * read, a body that breaks the learned request schema. Each is answered with
  * the app's recorded answer where the recording has one (`validation`), else,
  * for a write served from state, with the twin's own explained 400
@@ -27,7 +27,7 @@ function carries(req: TwinRequest, credential: string): boolean {
   return (headers.get("cookie") ?? "").split(";").some((seg) => seg.split("=")[0]!.trim() === name);
 }
 
-/** The app's recorded refusal of a write lacking every credential of one of its rules, or null. */
+/** The app's recorded refusal of a request (a write, or a read) lacking every credential of one of its rules, or null. */
 function credentialRefusal(model: Model, ep: Endpoint, req: TwinRequest): TwinResponse | null {
   if (req.signed_in) return null;
   const rule = (model.credential_refusals ?? []).find(
@@ -65,9 +65,12 @@ function unreadable(req: TwinRequest): string | null {
 
 /** The refusal of a request lacking its credentials or with a body the app could not read, or null. */
 export function refuseRequest(model: Model, ep: Endpoint, req: TwinRequest): TwinResponse | null {
-  if (READS.has(req.method.toUpperCase())) return null;
+  const method = req.method.toUpperCase();
+  // A CORS preflight never carries credentials: it is no read the app refused.
+  if (method === "OPTIONS") return null;
   const noCredentials = credentialRefusal(model, ep, req);
   if (noCredentials) return noCredentials;
+  if (READS.has(method)) return null;
   if (ep.request_body !== "json") return null;
   const why = unreadable(req);
   if (why === null) return null;

@@ -1,0 +1,83 @@
+/**
+ * Reads refused without credentials: the recorded 401/403 of a read that lacked what every accepted read of its
+ * route carried, per route, or app-wide when every recorded read refusal agrees; never for a public route.
+ */
+import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs } from "../../test/support/learn-specs.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
+import type { TwinRequest } from "../serve/runtime/twin-types.js";
+
+const cookie = [{ name: "cookie", value: "session=s1" }];
+const signedIn = (path: string, res: unknown): RecordSpec => ({ path, status: 200, res, headers: cookie });
+const refused = (path: string, status: number, res: unknown): RecordSpec => ({ path, status, res });
+const items = [
+  { id: 1, title: "Milk" },
+  { id: 2, title: "Bread" },
+];
+const tags = [{ id: 1, label: "home" }];
+const denied = { error: "unauthorized", message: "Sign in first." };
+const get = (path: string, headers: Record<string, string> = {}): TwinRequest => ({
+  method: "GET",
+  path,
+  query: [],
+  headers,
+  body: null,
+});
+
+function twin(specs: RecordSpec[]) {
+  const { model, seed } = learnSpecs(specs);
+  const episode = createEpisode(model, seed, { episodeId: "r" });
+  return { model, ask: (r: TwinRequest) => handleRequest(model, episode, r) };
+}
+
+describe("reads refused without credentials", () => {
+  it("answers a read without the cookie every accepted read sent with the recorded 401, per route and app-wide", () => {
+    const { model, ask } = twin([
+      signedIn("/api/items", items),
+      signedIn("/api/tags", tags),
+      refused("/api/items", 401, denied),
+    ]);
+    expect(model.credential_refusals).toEqual([
+      expect.objectContaining({ tool_name: "get_items", missing: ["cookie:session"], status: 401 }),
+      expect.objectContaining({ tool_name: "get_tags", missing: ["cookie:session"], status: 401 }),
+    ]);
+    expect(model.credential_refusals![1]!.explain).toContain("the app's other reads");
+    for (const path of ["/api/items", "/api/tags"]) {
+      const r = ask(get(path));
+      expect([r.status, r.served_by, r.body]).toEqual([401, "validation", { kind: "json", value: denied }]);
+    }
+    const ok = ask(get("/api/items", { cookie: "session=other" }));
+    expect([ok.status, ok.served_by]).toEqual([200, "state"]);
+    // An MCP call is the recording's signed-in user.
+    expect(ask({ ...get("/api/tags"), signed_in: true }).status).toBe(200);
+    // A CORS preflight carries no credentials and is no refused read.
+    expect(ask({ ...get("/api/items"), method: "OPTIONS" }).served_by).not.toBe("validation");
+  });
+
+  it("learns no app-wide refusal when the recorded read refusals disagree (the route's own still applies)", () => {
+    const { model } = twin([
+      signedIn("/api/items", items),
+      signedIn("/api/tags", tags),
+      signedIn("/api/notes", [{ id: 1, text: "x" }]),
+      refused("/api/items", 401, denied),
+      refused("/api/notes", 403, { error: "forbidden" }),
+    ]);
+    expect(model.credential_refusals!.map((r) => [r.tool_name, r.status])).toEqual([
+      ["get_items", 401],
+      ["get_notes", 403],
+    ]);
+  });
+
+  it("never refuses a route the recording read without the credential (a public read)", () => {
+    const { model, ask } = twin([
+      signedIn("/api/items", items),
+      { path: "/api/tags", status: 200, res: tags },
+      signedIn("/api/tags", tags),
+      refused("/api/items", 401, denied),
+    ]);
+    expect(model.credential_refusals!.map((r) => r.tool_name)).toEqual(["get_items"]);
+    expect(ask(get("/api/tags")).status).toBe(200);
+  });
+});
