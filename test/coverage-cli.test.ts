@@ -59,9 +59,11 @@ describe("apptwin coverage", () => {
     const { out, code } = await run(["--evidence", boards]);
     expect(code ?? 0).toBe(0);
     const lines = out.split("\n");
-    expect(lines[0]).toBe("Coverage: partial — 6 reads, 4 writes served, 2 withheld (19 API records of 20)");
+    expect(lines[0]).toBe(
+      "Coverage: partial — 6 reads (and 1 inferred, never recorded), 4 writes served, 2 withheld (19 API records of 20)",
+    );
     expect(lines).toContain(
-      "post_boards_archive_by_board_id         POST    /api/boards/{board_id}/archive     withheld  not_read_back",
+      "post_boards_archive_by_board_id         POST    /api/boards/{board_id}/archive        withheld  not_read_back",
     );
     expect(out).toContain(
       "  records[9].response.status: POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent",

@@ -21,6 +21,8 @@ describe("learning the boards app", () => {
       ["get_boards_cards_by_board_id", "state"],
       ["get_boards_cards_by_board_id_and_id", "state"],
       ["get_boards_comments_by_board_id", "state"],
+      // Inferred from the cards' list + item pair (same nesting, envelope, id field); the app has no such route.
+      ["get_boards_comments_by_board_id_and_id", "inferred"],
       ["get_search", "replay"],
     ]);
     expect(coverage.writes.served.map((w) => w.tool_name)).toEqual([

@@ -133,6 +133,14 @@ describe("learning a real capture of the boards app", async () => {
         "",
       ],
       ["get_boards_comments_by_board_id", "GET", "/api/boards/{board_id}/comments", "state", "comments", ""],
+      [
+        "get_boards_comments_by_board_id_and_id",
+        "GET",
+        "/api/boards/{board_id}/comments/{id}",
+        "inferred",
+        "comments",
+        "",
+      ],
       ["get_search", "GET", "/api/search", "replay", "", ""],
       [
         "delete_boards_cards_by_board_id_and_id",

@@ -20,8 +20,10 @@ function table(rows: string[][]): string[] {
 export function renderCoverage(c: Coverage): string {
   const lines: string[] = [];
   const withheld = c.writes.withheld.length;
+  const reads = c.reads.filter((r) => r.serving !== "inferred");
+  const inferred = c.reads.length - reads.length;
   lines.push(
-    `Coverage: ${c.status} — ${c.reads.length} reads, ${c.writes.served.length} writes served, ${withheld} withheld (${c.counts.api_records} API records of ${c.counts.records})`,
+    `Coverage: ${c.status} — ${reads.length} reads${inferred > 0 ? ` (and ${inferred} inferred, never recorded)` : ""}, ${c.writes.served.length} writes served, ${withheld} withheld (${c.counts.api_records} API records of ${c.counts.records})`,
   );
   const verdict = c.evidence ? verdictSentence(c.evidence) : null;
   if (verdict !== null) {
