@@ -289,7 +289,7 @@ describe("apptwin grade: refusals (exit 2)", () => {
     ]);
     expect(code).toBe(2);
     expect(stderr).toContain(
-      `The twin at ${url} serves "items-full" (7 tools), not the bundle ${boards} ("boards-basic", 10 tools); grade against the bundle it serves`,
+      `The twin at ${url} serves "items-full" (7 tools), not the bundle ${boards} ("boards-basic", 11 tools); grade against the bundle it serves`,
     );
   });
 
