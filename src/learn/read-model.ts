@@ -19,7 +19,7 @@ import { explainCollection } from "./explain.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { type LearnedQuery, learnQueryRules, type RecordedQueryRead } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
-import { learnTotalHeaders } from "./total-headers.js";
+import { learnEnvelopeFields, learnTotalHeaders } from "./total-headers.js";
 
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
@@ -51,6 +51,21 @@ export function collectionModel(
     { rules: learned.rules, default_filter: defaultFilter },
     c.envelope.kind === "object" ? c.envelope.items_key : null,
   );
+  const envelopeFields =
+    c.envelope.kind === "object"
+      ? learnEnvelopeFields(
+          c.list.observations.filter((o) => stateServed.has(o)),
+          queries,
+          { rules: learned.rules, default_filter: defaultFilter },
+          c.envelope.items_key,
+          new Set([
+            c.envelope.items_key,
+            ...(c.envelope.total_key === null ? [] : [c.envelope.total_key]),
+            ...Object.keys(c.envelope.constants),
+            ...Object.keys(c.envelope.echoes ?? {}),
+          ]),
+        )
+      : [];
   const misses = c.item?.observations.filter((o) => o.status === 404 || o.status === 410) ?? [];
   const nf = misses[0];
   const nfId = nf ? notFoundId(misses, c.item!.params.at(-1)!) : null;
@@ -71,6 +86,7 @@ export function collectionModel(
     not_found: nf ? canned(nf) : null,
     ...(nfId !== null ? { not_found_id: nfId } : {}),
     ...(totalHeaders.length > 0 ? { total_headers: totalHeaders } : {}),
+    ...(envelopeFields.length > 0 ? { envelope_fields: envelopeFields } : {}),
     query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };

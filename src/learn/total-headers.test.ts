@@ -53,3 +53,53 @@ describe("totals in list headers", () => {
     expect(model.collections[0]!.total_headers).toBeUndefined();
   });
 });
+
+describe("totals inside the list envelope", () => {
+  const meta = (page: number, pageSize: number, pageCount: number, total: number, extra = {}) => ({
+    pagination: { page, pageSize, pageCount, total, ...extra },
+  });
+  const read = (query: string, rows: unknown[], m: unknown): RecordSpec => ({
+    path: `/posts${query}`,
+    status: 200,
+    res: { data: rows, meta: m },
+  });
+
+  it("keeps a nested total, page count, echoed page parameters and constants in step with the state", () => {
+    const { model, seed } = learnSpecs([
+      read("", P, meta(1, 25, 1, 3, { kind: "offset" })),
+      read("?pageSize=2&page=1", P.slice(0, 2), meta(1, 2, 2, 3, { kind: "offset" })),
+      read("?pageSize=2&page=2", P.slice(2), meta(2, 2, 2, 3, { kind: "offset" })),
+    ]);
+    expect(model.collections[0]!.envelope_fields).toEqual([
+      { pointer: "/meta/pagination/page", of: "echo", param: "page", value: 1 },
+      { pointer: "/meta/pagination/pageSize", of: "echo", param: "pageSize", value: 25 },
+      { pointer: "/meta/pagination/pageCount", of: "pages" },
+      { pointer: "/meta/pagination/total", of: "total" },
+      { pointer: "/meta/pagination/kind", of: "constant", value: "offset" },
+    ]);
+    const ep = createEpisode(model, seed, { episodeId: "m" });
+    const page = handleRequest(
+      model,
+      ep,
+      get("/posts", [
+        ["pageSize", "1"],
+        ["page", "3"],
+      ]),
+    );
+    expect(page.body).toEqual({
+      kind: "json",
+      value: {
+        data: [P[2]],
+        meta: { pagination: { page: 3, pageSize: 1, pageCount: 3, total: 3, kind: "offset" } },
+      },
+    });
+  });
+
+  it("leaves out a leaf one read contradicts (a cursor), and an object whose total a read contradicts", () => {
+    const cursor = (c: string) => ({ ...meta(1, 25, 1, 3), cursor: c });
+    const { model } = learnSpecs([read("", P, cursor("a1")), read("", P, cursor("b2"))]);
+    expect(model.collections[0]!.envelope_fields?.map((f) => f.pointer)).not.toContain("/meta/cursor");
+    const wrong = learnSpecs([read("", P, { total: 3 }), read("", P, { total: 7 })]).model;
+    expect(wrong.collections[0]!.envelope_fields).toBeUndefined();
+  });
+});

@@ -16,11 +16,13 @@ import type { QueryRead } from "./query-hypotheses.js";
 type TotalHeader = NonNullable<Collection["total_headers"]>[number];
 type Query = NonNullable<Collection["query"]>;
 
-/** A state-served list read: its total before the page, its page size, and its integer headers by name. */
+/** A state-served list read: its total before the page, its page size, its integer headers by name, its body. */
 interface Measured {
   total: number;
   limit: number | null;
   headers: Map<string, { name: string; n: number }>;
+  body: unknown;
+  query: [string, string][];
 }
 
 /** Per state-served list read, what it measured; null when one cannot be measured. */
@@ -52,9 +54,26 @@ function measured(
     for (const h of o.record.response?.headers ?? [])
       if (/^\d+$/.test(h.value.trim()))
         headers.set(h.name.toLowerCase(), { name: h.name, n: Number(h.value) });
-    out.push({ total, limit, headers });
+    out.push({
+      total,
+      limit,
+      headers,
+      body: o.response.kind === "json" ? o.response.value : undefined,
+      query: o.query,
+    });
   }
   return out;
+}
+
+/** The state-served list reads that answered 2xx, measured; null when none, or one cannot be measured. */
+function measuredReads(
+  reads: Observation[],
+  queries: Map<Observation, QueryRead>,
+  query: Query,
+  itemsKey: string | null,
+): Measured[] | null {
+  const ok = reads.filter((o) => o.status >= 200 && o.status < 300);
+  return ok.length > 0 ? measured(ok, queries, query, itemsKey) : null;
 }
 
 /** The total headers every state-served list read confirms, by header name. */
@@ -64,8 +83,7 @@ export function learnTotalHeaders(
   query: Query,
   itemsKey: string | null,
 ): TotalHeader[] {
-  const ok = reads.filter((o) => o.status >= 200 && o.status < 300);
-  const rows = ok.length > 0 ? measured(ok, queries, query, itemsKey) : null;
+  const rows = measuredReads(reads, queries, query, itemsKey);
   if (!rows) return [];
   const out: TotalHeader[] = [];
   for (const [key, first] of [...rows[0]!.headers].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -74,6 +92,93 @@ export function learnTotalHeaders(
     if (rows.every((r) => value(r) === r.total)) out.push({ name: first.name, of: "total" });
     else if (rows.every((r) => value(r) === pageCount(r.total, r.limit)))
       out.push({ name: first.name, of: "pages" });
+  }
+  return out;
+}
+
+type EnvelopeField = NonNullable<Collection["envelope_fields"]>[number];
+
+/**
+ * The query parameter a leaf repeats (`meta.pagination.page` beside `?page=2`): in every read it holds the
+ * parameter's value when the request sent it and one default otherwise, and some read sent another value.
+ */
+function echoOf(values: unknown[], rows: Measured[]): { param: string; value: unknown } | null {
+  const names = [...new Set(rows.flatMap((r) => r.query.map(([n]) => n)))].sort();
+  for (const param of names) {
+    const sent = rows.map((r) => r.query.find(([n]) => n === param)?.[1]);
+    const without = values.filter((_, i) => sent[i] === undefined).map((v) => JSON.stringify(v));
+    if (without.length === 0 || new Set(without).size !== 1) continue;
+    const fallback = JSON.parse(without[0]!) as unknown;
+    if (!values.every((v, i) => sent[i] === undefined || String(v) === sent[i])) continue;
+    if (sent.some((v) => v !== undefined && v !== String(fallback))) return { param, value: fallback };
+  }
+  return null;
+}
+
+/** How deep under an envelope key its totals are looked for (`meta.pagination.total`: 3). */
+const MAX_DEPTH = 3;
+
+/** The scalar leaves of an object, by RFC 6901 pointer (`/meta/pagination/total`), at most `MAX_DEPTH` deep. */
+function leaves(value: unknown, pointer: string, depth: number, out: Map<string, unknown>): void {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    if (!Array.isArray(value)) out.set(pointer, value);
+    return;
+  }
+  if (depth >= MAX_DEPTH) return;
+  for (const [k, v] of Object.entries(value))
+    leaves(v, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`, depth + 1, out);
+}
+
+/**
+ * Totals inside the list envelope, under an object key (`meta.total_count`, `pagination.total`,
+ * `meta.pagination.pageCount`), learned as the headers are: a leaf whose integer, in every state-served read, is
+ * the number of matches before the page (`total`: some read above 1, as a page number of 1 fits by chance) or the
+ * page count (`pages`: varying with it); the leaves beside them that hold one value in every read (two at least) are
+ * kept as `constant` (so serve rebuilds the object). Only keys the envelope does not already
+ * carry (`skip`: the items key, its top-level total, constants and echoes). Rejected: a leaf one read contradicts
+ * (a cursor, a time) is left out; an object with no total kept is left out whole.
+ */
+export function learnEnvelopeFields(
+  reads: Observation[],
+  queries: Map<Observation, QueryRead>,
+  query: Query,
+  itemsKey: string | null,
+  skip: ReadonlySet<string>,
+): EnvelopeField[] {
+  const rows = itemsKey === null ? null : measuredReads(reads, queries, query, itemsKey);
+  if (!rows) return [];
+  const bodies = rows.map((r) => r.body);
+  if (!bodies.every((b) => b !== null && typeof b === "object" && !Array.isArray(b))) return [];
+  const objects = bodies as Record<string, unknown>[];
+  const out: EnvelopeField[] = [];
+  for (const key of Object.keys(objects[0]!).sort()) {
+    if (
+      skip.has(key) ||
+      !objects.every((b) => b[key] !== null && typeof b[key] === "object" && !Array.isArray(b[key]))
+    )
+      continue;
+    const byRead = objects.map((b) => {
+      const m = new Map<string, unknown>();
+      leaves(b[key], `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, 1, m);
+      return m;
+    });
+    const fields: EnvelopeField[] = [];
+    for (const [pointer, first] of byRead[0]!) {
+      if (!byRead.every((m) => m.has(pointer))) continue;
+      const values = byRead.map((m) => m.get(pointer));
+      const varies = new Set(values.map((v) => JSON.stringify(v))).size > 1;
+      // A 0 or 1 in every read fits a total by chance (a page number); a page count must follow the state.
+      if (values.every((v, i) => v === rows[i]!.total) && values.some((v) => (v as number) > 1))
+        fields.push({ pointer, of: "total" });
+      else if (varies && values.every((v, i) => v === pageCount(rows[i]!.total, rows[i]!.limit)))
+        fields.push({ pointer, of: "pages" });
+      else if (!varies && rows.length > 1) fields.push({ pointer, of: "constant", value: first });
+      else {
+        const echo = echoOf(values, rows);
+        if (echo) fields.push({ pointer, of: "echo", ...echo });
+      }
+    }
+    if (fields.some((f) => f.of !== "constant")) out.push(...fields);
   }
   return out;
 }

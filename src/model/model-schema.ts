@@ -226,6 +226,22 @@ export const CollectionSchema = z.strictObject({
    */
   total_headers: z.array(z.strictObject({ name: z.string(), of: z.enum(["total", "pages"]) })).optional(),
   /**
+   * Totals inside the list envelope under an object key (`/meta/pagination/total`, RFC 6901 pointers into the
+   * answer): `total` (matches before the page), `pages` (the page count) and the `constant` leaves beside them,
+   * kept in step with the state (src/learn/total-headers.ts). Absent when none (so older models read).
+   */
+  envelope_fields: z
+    .array(
+      z.strictObject({
+        pointer: z.string(),
+        /** `echo`: the value of query parameter `param` when sent (a number when `value`, the default, is one). */
+        of: z.enum(["total", "pages", "constant", "echo"]),
+        value: z.unknown().optional(),
+        param: z.string().optional(),
+      }),
+    )
+    .optional(),
+  /**
    * Reads that count the collection (`GET /todos/count` → `{"count": 4}`), each confirmed by every recorded
    * answer against the state of its moment: the tool, the key holding the number (null: a bare number), and
    * the path the request's query is read under in this collection's query language (`["filter"]` reads

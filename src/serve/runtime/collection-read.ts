@@ -13,6 +13,7 @@ import { pageCount } from "../../model/page-count.js";
 import { queryLeaves } from "../../model/query-language.js";
 import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.js";
 import { withoutPointers } from "../../util/entity-view.js";
+import { pathOfPointer } from "../../util/json-pointer.js";
 import type { CollectionState } from "./collection-state.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
@@ -183,6 +184,24 @@ function shown(c: Collection, entity: Entity): Entity {
   return c.hidden && c.hidden.length > 0 ? withoutPointers(entity, c.hidden) : entity;
 }
 
+/** A query parameter's value as an envelope repeats it: the default when not sent, a number when the default is one. */
+function echoed(sent: string | undefined, fallback: unknown): unknown {
+  if (sent === undefined) return fallback;
+  return typeof fallback === "number" && /^-?\d+$/.test(sent) ? Number(sent) : sent;
+}
+
+/** Sets the value at an RFC 6901 pointer, making the objects on the way. */
+function setPointer(root: Record<string, unknown>, pointer: string, value: unknown): void {
+  const path = pathOfPointer(pointer);
+  let node = root;
+  for (const seg of path.slice(0, -1)) {
+    const next = node[seg];
+    if (next === null || typeof next !== "object" || Array.isArray(next)) node[seg] = {};
+    node = node[seg] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]!] = value;
+}
+
 /** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */
 function listAnswer(
   c: Collection,
@@ -199,15 +218,20 @@ function listAnswer(
     const env: Record<string, unknown> = { ...structuredClone(c.envelope.constants) };
     env[c.envelope.items_key] = shownRows;
     if (c.envelope.total_key !== null) env[c.envelope.total_key] = total;
-    for (const [k, echo] of Object.entries(c.envelope.echoes ?? {})) {
-      const sent = queryValue(query, echo.param);
-      env[k] =
-        sent === undefined
-          ? echo.default
-          : typeof echo.default === "number" && /^-?\d+$/.test(sent)
-            ? Number(sent)
-            : sent;
-    }
+    for (const [k, echo] of Object.entries(c.envelope.echoes ?? {}))
+      env[k] = echoed(queryValue(query, echo.param), echo.default);
+    for (const f of c.envelope_fields ?? [])
+      setPointer(
+        env,
+        f.pointer,
+        f.of === "constant"
+          ? structuredClone(f.value)
+          : f.of === "echo"
+            ? echoed(queryValue(query, f.param ?? ""), f.value)
+            : f.of === "total"
+              ? total
+              : pageCount(total, limit),
+      );
     value = env;
   }
   // Totals the app's list answers carry in headers, in step with the state.
