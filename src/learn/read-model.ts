@@ -13,6 +13,7 @@ import type {
 } from "../model/model-schema.js";
 import { namesId, renameId } from "../model/not-found.js";
 import { sortEntities } from "../model/query-language.js";
+import { isCredentialHeader } from "../util/credential-name.js";
 import type { CollectionState } from "./collection-state.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
@@ -175,6 +176,12 @@ export function buildReplays(
   matchOf: (o: Observation) => ReplayResponse["match"] = () => undefined,
 ): Replay[] {
   const byKey = new Map<string, Replay>();
+  const obsByKey = new Map<string, Observation[]>();
+  for (const o of reads) {
+    const key = `${o.method} ${o.pathAndQuery}`;
+    obsByKey.set(key, [...(obsByKey.get(key) ?? []), o]);
+  }
+  const vary = new Map([...obsByKey].map(([key, obs]) => [key, varyHeader(obs)]));
   for (const o of reads) {
     const key = `${o.method} ${o.pathAndQuery}`;
     let r = byKey.get(key);
@@ -182,12 +189,80 @@ export function buildReplays(
       r = { method: o.method, path_and_query: o.pathAndQuery, tool_name: o.endpoint.toolName, responses: [] };
       byKey.set(key, r);
     }
+    const header = vary.get(key) ?? null;
     const headers: Record<string, string> = o.contentType ? { "content-type": o.contentType } : {};
     const location = o.status >= 300 && o.status < 400 ? redirectTarget(o) : null;
     // A Location on the app's own origin becomes a path: a browser on the twin must stay on the twin.
     if (location !== null) headers["location"] = localPath(location, o) ?? location;
     const match = matchOf(o);
-    r.responses.push({ status: o.status, headers, body: replayBody(o), ...(match ? { match } : {}) });
+    r.responses.push({
+      status: o.status,
+      headers,
+      body: replayBody(o),
+      ...(match ? { match } : {}),
+      ...(header !== null && !match ? { headers_match: { [header]: requestHeader(o, header) } } : {}),
+    });
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}
+
+/** A request header's value ("" when not sent), by lower-case name. */
+function requestHeader(o: Observation, name: string): string {
+  return o.record.request.headers.find((h) => h.name.toLowerCase() === name)?.value ?? "";
+}
+
+/** Request headers an answer is never keyed on: what the twin answers alike, and what carries no meaning here. */
+const NEVER_VARY = new Set([
+  "*",
+  "accept-encoding",
+  "cookie",
+  "authorization",
+  "origin",
+  "user-agent",
+  "referer",
+]);
+
+/** An answer's shape: its content type and, for JSON, an array or the sorted keys of the object. */
+function shapeOf(o: Observation): string {
+  const v = o.response.kind === "json" ? o.response.value : undefined;
+  const json =
+    v === undefined
+      ? ""
+      : Array.isArray(v)
+        ? "[]"
+        : v !== null && typeof v === "object"
+          ? Object.keys(v).sort().join(",")
+          : typeof v;
+  return `${(o.contentType ?? "").split(";")[0]!.trim()} ${json}`;
+}
+
+/**
+ * The request header an exact read's answer depends on, by hypothesis (issue 17 item 2): among `Accept`, headers
+ * naming a version (`Accept-Version`, `X-API-Version`) and those the app's own `Vary` answer header names (never a
+ * credential, nor `Accept-Encoding`), the first (by name) whose recorded values split the answers into groups of
+ * one shape each, two groups at least, each of its own shape (`application/json [...]` for one `Accept`,
+ * `text/csv` for another; `{data,meta}` for version 2 and `[]` for version 1). Rejected: a header whose values
+ * vary while the answers keep one shape (a browser sending any Accept beside `application/json`, both answered alike). Null when none.
+ */
+function varyHeader(obs: Observation[]): string | null {
+  if (obs.length < 2) return null;
+  const named = new Set<string>(["accept"]);
+  for (const o of obs) {
+    for (const h of o.record.response?.headers ?? [])
+      if (h.name.toLowerCase() === "vary")
+        for (const n of h.value.split(",")) named.add(n.trim().toLowerCase());
+    for (const h of o.record.request.headers) if (/version/i.test(h.name)) named.add(h.name.toLowerCase());
+  }
+  for (const name of [...named].sort()) {
+    if (name === "" || NEVER_VARY.has(name) || isCredentialHeader(name, "")) continue;
+    const shapes = new Map<string, Set<string>>();
+    for (const o of obs) {
+      const value = requestHeader(o, name);
+      shapes.set(value, (shapes.get(value) ?? new Set()).add(shapeOf(o)));
+    }
+    if (shapes.size < 2 || [...shapes.values()].some((s) => s.size !== 1)) continue;
+    const each = [...shapes.values()].map((s) => [...s][0]!);
+    if (new Set(each).size === each.length) return name;
+  }
+  return null;
 }

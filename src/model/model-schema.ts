@@ -475,6 +475,12 @@ export const ReplayResponseSchema = z.strictObject({
    * read) and on a keyed sign-in's recorded refusal, which answers a user no match fits.
    */
   match: z.record(z.string(), MatchValueSchema).optional(),
+  /**
+   * An answer whose shape depends on a request header (learned by hypothesis, src/learn/read-model.ts): lower-case
+   * header name → the value this answer's request sent ("" for none). It answers only requests sending that value.
+   * Absent when no header changes the replay's answers (so older models read).
+   */
+  headers_match: z.record(z.string(), z.string()).optional(),
 });
 
 /**

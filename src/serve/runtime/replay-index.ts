@@ -6,7 +6,9 @@
  * URLSearchParams), so `?a=1&b=x%20y`, `?a=1&b=x+y` and `?b=x+y&a=1` are one key.
  * A request whose only difference is a cache-buster (a parameter that held
  * the page's clock when it was recorded) gets the latest recorded answer. A sign-in's answers keyed by who signed in
- * (`match`) answer only the requests whose body holds the same values.
+ * (`match`) answer only the requests whose body holds the same values; answers keyed by a request header
+ * (`headers_match`: `Accept`, an API version) only requests sending the same value (one sending none takes the
+ * JSON answers), another value an explained `unrecorded_variant` miss.
  */
 import type { Model, Replay, ReplayResponse } from "../../model/model-schema.js";
 import { bodyObject } from "./apply-field-rules.js";
@@ -132,6 +134,21 @@ export function replayVariants(model: Model, toolName: string): string[] {
  */
 function candidates(key: string, replay: Replay, req: TwinRequest): { at: number[]; cursor: string } {
   const all = replay.responses.map((_, i) => i);
+  if (replay.responses.some((r) => r.headers_match)) {
+    const sent = new Map(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    const fits = (i: number, absent: (i: number) => boolean) =>
+      Object.entries(replay.responses[i]!.headers_match ?? {}).every(([h, v]) =>
+        sent.has(h) ? sent.get(h) === v : v === "" || absent(i),
+      );
+    let at = all.filter((i) => fits(i, () => false));
+    // A request without the header (an MCP call, a bare client) takes the JSON answers (else the first recorded).
+    if (at.length === 0 && Object.keys(replay.responses[0]!.headers_match ?? {}).some((h) => !sent.has(h))) {
+      const json = all.find((i) => replay.responses[i]!.body?.encoding === "json") ?? 0;
+      const group = JSON.stringify(replay.responses[json]!.headers_match);
+      at = all.filter((i) => fits(i, (j) => JSON.stringify(replay.responses[j]!.headers_match) === group));
+    }
+    return { at, cursor: `${key}#${at.join(",")}` };
+  }
   if (!replay.responses.some((r) => r.match)) return { at: all, cursor: key };
   const body = bodyObject(req.body);
   const fits = (r: ReplayResponse) =>
@@ -142,9 +159,42 @@ function candidates(key: string, replay: Replay, req: TwinRequest): { at: number
   return { at, cursor: `${key}#${at.join(",")}` };
 }
 
+/**
+ * The 501 for a request whose header (`Accept`, an API version) changes the app's answer, sent with a value no
+ * recorded request sent: naming the header and the recorded values, never another value's answer.
+ */
+function unrecordedVariant(replay: Replay, req: TwinRequest): TwinResponse {
+  const names = [...new Set(replay.responses.flatMap((r) => Object.keys(r.headers_match ?? {})))].sort();
+  const recorded = names.map((name) => ({
+    header: name,
+    recorded: [...new Set(replay.responses.map((r) => r.headers_match?.[name] ?? ""))].sort(),
+  }));
+  const asked = `${replay.method} ${replay.path_and_query}`;
+  const said = recorded
+    .map((r) => `${r.header} (${r.recorded.map((v) => JSON.stringify(v)).join(", ")})`)
+    .join("; ");
+  return {
+    status: 501,
+    headers: { "content-type": "application/json" },
+    body: {
+      kind: "json",
+      value: {
+        error: "unrecorded_variant",
+        message: `${asked} answers in another shape for each value of ${said} it was recorded with; this request sent another value, and apptwin does not guess that answer.`,
+        request: asked,
+        headers: recorded,
+        hint: `Send one of the recorded values, or record ${asked} with this one, then rebuild the bundle.`,
+      },
+    },
+    served_by: "miss",
+    rule: replay.tool_name,
+  };
+}
+
 /** Answers from a replay, advancing the episode's cursor (the last answer repeats). */
 export function answerReplay(episode: Episode, key: string, replay: Replay, req: TwinRequest): TwinResponse {
   const { at, cursor } = candidates(key, replay, req);
+  if (at.length === 0) return unrecordedVariant(replay, req);
   const n = episode.replay_cursors[cursor] ?? 0;
   const recorded = replay.responses[at[Math.min(n, at.length - 1)]!];
   episode.replay_cursors[cursor] = n + 1;
