@@ -163,7 +163,7 @@ function candidates(key: string, replay: Replay, req: TwinRequest): { at: number
  * The 501 for a request whose header (`Accept`, an API version) changes the app's answer, sent with a value no
  * recorded request sent: naming the header and the recorded values, never another value's answer.
  */
-function unrecordedVariant(replay: Replay, req: TwinRequest): TwinResponse {
+function unrecordedVariant(replay: Replay): TwinResponse {
   const names = [...new Set(replay.responses.flatMap((r) => Object.keys(r.headers_match ?? {})))].sort();
   const recorded = names.map((name) => ({
     header: name,
@@ -194,7 +194,7 @@ function unrecordedVariant(replay: Replay, req: TwinRequest): TwinResponse {
 /** Answers from a replay, advancing the episode's cursor (the last answer repeats). */
 export function answerReplay(episode: Episode, key: string, replay: Replay, req: TwinRequest): TwinResponse {
   const { at, cursor } = candidates(key, replay, req);
-  if (at.length === 0) return unrecordedVariant(replay, req);
+  if (at.length === 0) return unrecordedVariant(replay);
   const n = episode.replay_cursors[cursor] ?? 0;
   const recorded = replay.responses[at[Math.min(n, at.length - 1)]!];
   episode.replay_cursors[cursor] = n + 1;
