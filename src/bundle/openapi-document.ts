@@ -20,6 +20,7 @@ import type {
   Model,
   Param,
 } from "../model/model-schema.js";
+import { GREEDY_PARAM_TEXT, isGreedyParam } from "../util/fill-template.js";
 import { toolDescription, toolTitle } from "./tool-definitions.js";
 
 const REASONS: Record<string, string> = {
@@ -118,7 +119,16 @@ function querySchema(p: Param, seen: NonNullable<Examples["query"]>[string] | un
   return closed ? { ...p.schema, type: "string", enum: seen.values } : p.schema;
 }
 
-function parameter(p: Param, examples: Examples | undefined): Record<string, unknown> {
+function parameter(p: Param, examples: Examples | undefined, template: string): Record<string, unknown> {
+  if (p.in === "path" && isGreedyParam(template, p.name))
+    return {
+      name: p.name,
+      in: "path",
+      required: true,
+      schema: p.schema,
+      description: GREEDY_PARAM_TEXT,
+      "x-apptwin-multi-segment": true,
+    };
   if (p.in === "path") return { name: p.name, in: "path", required: true, schema: p.schema };
   const seen = examples?.query?.[p.name];
   const out: Record<string, unknown> = {
@@ -164,7 +174,7 @@ function operation(model: Model, e: Endpoint): Record<string, unknown> {
         : toolDescription(e),
     tags: [tagOf(e)],
     security: security(model, e),
-    parameters: e.params.map((p) => parameter(p, examples)),
+    parameters: e.params.map((p) => parameter(p, examples, e.template)),
     responses: responses(
       e,
       examples,
@@ -201,7 +211,9 @@ export function openApiFromModel(model: Model, name: string, version: string): R
     a.template === b.template ? (a.method < b.method ? -1 : 1) : a.template < b.template ? -1 : 1,
   );
   for (const e of sorted) {
-    paths[e.template] = { ...paths[e.template], [e.method.toLowerCase()]: operation(model, e) };
+    // OpenAPI has no greedy parameter: `{id+}` is written `{id}`, its parameter says it may hold `/`.
+    const path = e.template.replace(/\{([^{}]+)\+\}/g, "{$1}");
+    paths[path] = { ...paths[path], [e.method.toLowerCase()]: operation(model, e) };
   }
   const collections = new Set(model.collections.map((c) => c.name));
   const tags = [...new Set(sorted.map(tagOf))].sort().map((t) => ({

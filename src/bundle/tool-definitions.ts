@@ -8,6 +8,7 @@
  */
 import { singular } from "../learn/value-kinds.js";
 import type { Endpoint, JsonSchema, Model } from "../model/model-schema.js";
+import { GREEDY_PARAM_TEXT, isGreedyParam } from "../util/fill-template.js";
 import type { ToolDefinition } from "./bundle-schema.js";
 
 const WRITE_VERBS: Record<string, string> = {
@@ -75,7 +76,11 @@ function inputSchema(e: Endpoint): JsonSchema {
   const required: string[] = [];
   for (const p of e.params) {
     const where = p.in === "path" ? "Path parameter" : "Query parameter";
-    properties[p.name] = { ...p.schema, description: `${where} \`${p.name}\` of ${e.template}.` };
+    const greedy = p.in === "path" && isGreedyParam(e.template, p.name) ? ` ${GREEDY_PARAM_TEXT}` : "";
+    properties[p.name] = {
+      ...p.schema,
+      description: `${where} \`${p.name}\` of ${e.template}.${greedy}`,
+    };
     if (p.in === "path") required.push(p.name);
   }
   if (e.request_body !== null) {

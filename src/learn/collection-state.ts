@@ -6,6 +6,7 @@
  */
 import type { Entity } from "../model/model-schema.js";
 import type { FoundCollection } from "./collections.js";
+import { parentPath } from "./tree-collection.js";
 
 /** Simulated state of one collection. */
 export class CollectionState {
@@ -41,8 +42,9 @@ export class CollectionState {
     return typeof v === "string" || typeof v === "number" ? String(v) : null;
   }
 
-  /** The scope of an entity: its parent field's value, or "" for top-level collections. */
+  /** The scope of an entity: its parent field's value, its parent path (ids that are paths), or "". */
   scopeOf(e: Entity): string {
+    if (this.col.tree) return parentPath(this.idOf(e) ?? "");
     return this.col.parent ? String(e[this.col.parent.field]) : "";
   }
 

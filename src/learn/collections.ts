@@ -10,6 +10,7 @@ import { escapePointerToken } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { splitSuffix } from "./path-template.js";
+import { detectTree } from "./tree-collection.js";
 import { isUuid, singular, snake } from "./value-kinds.js";
 
 /** A collection found in the evidence, before its order and filters are learned. */
@@ -24,6 +25,8 @@ export interface FoundCollection {
   parent: { collection: string | null; param: string; field: string } | null;
   /** Other fields item paths name an entity by (`identifier` beside `id`), when they use two. */
   altIdFields?: string[];
+  /** Ids are paths: item reads of a parent embed its children under this key (tree-collection.ts). */
+  tree?: { childrenKey: string };
   /** Fields item reads show that list reads leave out (`omit`) or show as null (`nulls`): the list's own view. */
   listView?: { omit: string[]; nulls: string[]; defaults?: Record<string, unknown> };
 }
@@ -145,7 +148,8 @@ function itemFor(
   gets: Map<string, EndpointGroup>,
   lists: Entity[][],
 ): EndpointGroup | null {
-  const exact = gets.get(`${list.template}/{id}`);
+  // An id holding `/` makes the item parameter greedy (`/api/contents/{id+}`).
+  const exact = gets.get(`${list.template}/{id}`) ?? gets.get(`${list.template}/{id+}`);
   if (exact) return exact;
   const last = list.literals[list.literals.length - 1]!;
   const { stem, suffix } = splitSuffix(last);
@@ -353,6 +357,7 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
     for (let n = 2; names.has(name); n++) name = `${base}_${n}`;
     names.add(name);
     warnings.push(...missingIdWarning(name, idField, allOks, key));
+    const childrenKey = parent === null ? detectTree(idField, all, itemOks, itemEnvelope) : null;
     found.push({
       name,
       idField,
@@ -363,6 +368,7 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       itemEnvelope,
       parent,
       ...(pair ? { altIdFields: [pair.alt] } : {}),
+      ...(childrenKey !== null ? { tree: { childrenKey } } : {}),
       ...((view) => (view ? { listView: view } : {}))(detectListView(all, itemOks, itemEnvelope)),
     });
   }

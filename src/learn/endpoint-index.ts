@@ -23,6 +23,8 @@ export interface EndpointGroup {
   params: string[];
   /** Per parameter: the literal text after its value in the segment (`.json`), or "". */
   suffixes: string[];
+  /** Per parameter: true when its value may span several segments (`{id+}`: an id holding `/`). */
+  multi: boolean[];
   toolName: string;
   observations: Observation[];
 }
@@ -111,6 +113,35 @@ function missedPaths(api: ApiRecord[]): Set<string> {
   return missed;
 }
 
+/**
+ * What shows ids holding `/`: the values holding `/` that a list's entities hold in a unique field (a folder listing
+ * showing `projects/a.ipynb`), or that a 2xx answer holds at its top level where its own path ends with them (the
+ * entity names itself); and the paths whose answer holds their own last segment so (`/api/contents/todo.txt`
+ * answering `{"path": "todo.txt"}`).
+ */
+function pathIdEvidence(
+  api: ApiRecord[],
+  keys: Map<string, Set<string>>,
+): { pathIds: Set<string>; selfNamed: Set<string> } {
+  const pathIds = new Set<string>();
+  for (const values of keys.values()) for (const v of values) if (v.includes("/")) pathIds.add(v);
+  const selfNamed = new Set<string>();
+  for (const rec of api) {
+    if (rec.status < 200 || rec.status >= 300 || rec.response.kind !== "json") continue;
+    const body = rec.response.value;
+    if (body === null || typeof body !== "object" || Array.isArray(body)) continue;
+    const own = new Set(Object.values(body).filter((v): v is string => typeof v === "string"));
+    const segs = rec.segments;
+    for (let i = 1; i < segs.length; i++) {
+      const tail = segs.slice(i).join("/");
+      if (!own.has(tail)) continue;
+      if (i < segs.length - 1) pathIds.add(tail);
+      else selfNamed.add(segs.join("/"));
+    }
+  }
+  return { pathIds, selfNamed };
+}
+
 /** Places every record in its endpoint; endpoints come back sorted by tool name. */
 export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; observations: Observation[] } {
   const paths = new Map<string, string[]>();
@@ -123,10 +154,12 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
       if (rec.response.kind === "json") collectIdValues(rec.response.value, idValues);
       if (rec.request.kind === "json") collectIdValues(rec.request.value, idValues);
     }
+  const keysByList = listKeys(api);
   const templater = buildTemplater(paths.values(), {
     idValues,
-    keysByList: listKeys(api),
+    keysByList,
     missed: missedPaths(api),
+    ...pathIdEvidence(api, keysByList),
   });
   const byKey = new Map<string, EndpointGroup>();
   const observations: Observation[] = [];
@@ -142,6 +175,7 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
         literals: t.literals,
         params: t.params,
         suffixes: t.suffixes,
+        multi: t.multi,
         toolName: toolName(rec.method, t.literals, t.params),
         observations: [],
       };
@@ -151,7 +185,7 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
     let p = 0;
     t.literals.forEach((lit, i) => {
       if (lit !== null) return;
-      const seg = rec.segments[i]!;
+      const seg = t.segments[i]!;
       const suffix = t.suffixes[p] ?? "";
       pathParams[t.params[p++]!] = suffix === "" ? seg : seg.slice(0, -suffix.length);
     });

@@ -7,7 +7,11 @@
  * a project whose `identifier` is `website`), or when it ends a path only ever
  * answered "not found" beside such ids (an unknown id, `/api/contents/nope.md`). A file-type suffix stays literal
  * around the id (`/issues/{id}.json`). `api`, `v1`-like and date segments
- * never are parameters. The result depends on the set of paths, not their order.
+ * never are parameters. An id that holds `/` (a file path `projects/a.ipynb`
+ * an entity of the recording holds as a value) spans several segments: its
+ * parameter is greedy (`{id+}`), and literal segments may follow it
+ * (`/api/contents/{content_id+}/checkpoints`). The result depends on the set of
+ * paths, not their order.
  */
 import { isIdShaped, isNeverParam, singular, snake } from "./value-kinds.js";
 
@@ -21,15 +25,23 @@ export interface PathTemplate {
   params: string[];
   /** Per parameter: the literal text after it in its segment (`.json`), or "". */
   suffixes: string[];
+  /** Per parameter: true when it is greedy, spanning one or more segments (`{id+}`). */
+  multi: boolean[];
+  /** The path's segments with a multi-segment id joined into one (`["api", "contents", "projects/a.ipynb"]`). */
+  segments: string[];
 }
 
 interface Node {
   children: Map<string, Node>;
   /** Parameter children by the suffix that follows the value in the segment ("" for a whole segment). */
   params: Map<string, Node>;
+  /** On a parameter node: its values may span several segments (an id holding `/`). */
+  multi?: boolean;
 }
 
 const newNode = (): Node => ({ children: new Map(), params: new Map() });
+/** A segment standing for several joined ones (a multi-segment id). */
+const isJoined = (seg: string) => seg.includes("/");
 
 /** A file-type suffix (`.json`, `.xml`) after a non-empty stem, or none. */
 const SUFFIX = /^(.+?)(\.[A-Za-z][A-Za-z0-9]{0,7})$/;
@@ -62,6 +74,7 @@ function mergeInto(target: Node, source: Node): void {
     if (existing) mergeInto(existing, child);
     else target.params.set(suffix, child);
   }
+  if (source.multi) target.multi = true;
 }
 
 /** What marks a segment as an id: values of id-like keys anywhere, and the keys of entities listed per list path. */
@@ -71,15 +84,42 @@ export interface IdEvidence {
   keysByList: ReadonlyMap<string, ReadonlySet<string>>;
   /** Paths (segments joined by `/`) every request of which was answered 404 or 410: an unknown id, not a route. */
   missed?: ReadonlySet<string>;
+  /**
+   * Ids holding `/` that entities of the recording hold as a value (a listed entity's unique field, or an answer
+   * naming its own path): where a path embeds one, its segments are one multi-segment id.
+   */
+  pathIds?: ReadonlySet<string>;
+  /**
+   * Paths (segments joined by `/`) whose answer holds the path's last segment as a value of its own (the entity
+   * names itself): beside multi-segment ids, such a segment is one of them even if no list showed it.
+   */
+  selfNamed?: ReadonlySet<string>;
 }
+
+/** Where a recorded multi-segment id sits in a path: the leftmost start after the first segment, the longest run. */
+function confirmedRun(segs: string[], ids: ReadonlySet<string> | undefined): [number, number] | null {
+  if (!ids || ids.size === 0) return null;
+  for (let i = 1; i < segs.length - 1; i++)
+    for (let j = segs.length; j >= i + 2; j--) if (ids.has(segs.slice(i, j).join("/"))) return [i, j];
+  return null;
+}
+
+/** The segments with `[from, to)` joined into one. */
+const joinRun = (segs: string[], [from, to]: [number, number]) => [
+  ...segs.slice(0, from),
+  segs.slice(from, to).join("/"),
+  ...segs.slice(to),
+];
 
 function collapse(node: Node, ev: IdEvidence, path: string[]): void {
   const listed = ev.keysByList.get(path.join("/"));
   const groups = new Map<string, string[]>();
   for (const seg of node.children.keys()) {
-    const { suffix } = splitSuffix(seg);
+    const { suffix } = isJoined(seg) ? { suffix: "" } : splitSuffix(seg);
     for (const s of suffix === "" ? [""] : ["", suffix]) groups.set(s, [...(groups.get(s) ?? []), seg]);
   }
+  // Beside multi-segment ids, a segment whose answer names itself is one more id of the same kind.
+  const hostsPaths = [...node.children.keys()].some(isJoined);
   const moved = new Set<string>();
   // Suffixed groups first: `1.json` is the id `1` with `.json`, not an opaque id `1.json`.
   for (const [suffix, segs] of [...groups.entries()].sort(([a], [b]) =>
@@ -92,10 +132,15 @@ function collapse(node: Node, ev: IdEvidence, path: string[]): void {
     const byShape = stems.filter(({ stem }) => isIdShaped(stem));
     const byValue = stems.filter(({ stem }) => !isIdShaped(stem) && ev.idValues.has(stem));
     const byRole = stems.filter(({ stem }) => !isIdShaped(stem) && listed?.has(stem));
+    const byPath =
+      suffix === "" && hostsPaths
+        ? stems.filter(({ seg }) => isJoined(seg) || ev.selfNamed?.has([...path, seg].join("/")))
+        : [];
     const params = [
       ...byShape,
       ...(byValue.length >= 2 || (byValue.length >= 1 && byShape.length >= 1) ? byValue : []),
       ...byRole,
+      ...byPath,
     ];
     // A last segment only ever answered "not found" beside ids is an unknown id (`/api/contents/nope.md`).
     const byMiss = stems.filter(({ seg }) => {
@@ -113,6 +158,7 @@ function collapse(node: Node, ev: IdEvidence, path: string[]): void {
       const child = node.children.get(seg)!;
       node.children.delete(seg);
       moved.add(seg);
+      if (isJoined(seg)) child.multi = true;
       const existing = node.params.get(suffix);
       if (existing) mergeInto(existing, child);
       else node.params.set(suffix, child);
@@ -147,15 +193,117 @@ export function renderTemplate(
   literals: (string | null)[],
   params: string[],
   suffixes: string[] = [],
+  multi: boolean[] = [],
 ): string {
   let p = 0;
   const parts = literals.map((lit) => {
     if (lit !== null) return encodeURIComponent(lit);
-    const out = `{${params[p]}}${encodeURIComponent(suffixes[p] ?? "")}`;
+    const out = `{${params[p]}${multi[p] ? "+" : ""}}${encodeURIComponent(suffixes[p] ?? "")}`;
     p++;
     return out;
   });
   return `/${parts.join("/")}`;
+}
+
+interface Walked {
+  segments: string[];
+  literals: (string | null)[];
+  suffixes: string[];
+  multi: boolean[];
+}
+
+/**
+ * Walks segments down a collapsed tree: a literal child first, then a parameter with the segment's suffix, then a
+ * whole-segment one. A multi-segment parameter takes every segment up to the last one that is a literal after it
+ * (`checkpoints`), or to the end: greedy, as the twin's route table binds it. Off the tree, an id-shaped segment is
+ * a parameter and any other a literal.
+ */
+function walk(root: Node, raw: string[]): Walked {
+  const out: Walked = { segments: [], literals: [], suffixes: [], multi: [] };
+  let node: Node | null = root;
+  for (let i = 0; i < raw.length; i++) {
+    const seg = raw[i]!;
+    const lit: Node | undefined = node?.children.get(seg);
+    const { suffix } = splitSuffix(seg);
+    const whole: Node | undefined = node?.params.get("");
+    if (lit) {
+      out.segments.push(seg);
+      out.literals.push(seg);
+      node = lit;
+    } else if (node && suffix !== "" && !isJoined(seg) && node.params.has(suffix)) {
+      out.segments.push(seg);
+      out.literals.push(null);
+      out.suffixes.push(suffix);
+      out.multi.push(false);
+      node = node.params.get(suffix)!;
+    } else if (whole) {
+      let end = i + 1;
+      if (whole.multi) {
+        end = raw.length;
+        for (let k = raw.length - 1; k > i; k--)
+          if (whole.children.has(raw[k]!)) {
+            end = k;
+            break;
+          }
+      }
+      out.segments.push(raw.slice(i, end).join("/"));
+      out.literals.push(null);
+      out.suffixes.push("");
+      out.multi.push(whole.multi === true);
+      node = whole;
+      i = end - 1;
+    } else {
+      const param = isIdShaped(seg);
+      out.segments.push(seg);
+      out.literals.push(param ? null : seg);
+      if (param) {
+        out.suffixes.push("");
+        out.multi.push(false);
+      }
+      node = null;
+    }
+  }
+  return out;
+}
+
+/** The collapsed tree of a set of paths. */
+function tree(paths: Iterable<string[]>, ev: IdEvidence): Node {
+  const root = newNode();
+  for (const segments of paths) insert(root, segments, 0);
+  collapse(root, ev, []);
+  return root;
+}
+
+/**
+ * Literal segments that follow a multi-segment parameter in the first tree and are a part of the route, not the
+ * rest of an id: those after an id the recording confirmed, or after two different ids. Every other segment after
+ * it is taken to continue the id (`projects/never-listed.md`).
+ */
+function pruneTails(root: Node, paths: string[][]): void {
+  const heads = new Map<Node, Map<string, Set<string>>>();
+  for (const raw of paths) {
+    let node: Node | null = root;
+    for (let i = 0; i < raw.length && node; i++) {
+      const seg = raw[i]!;
+      const lit: Node | undefined = node.children.get(seg);
+      const whole: Node | undefined = node.params.get("");
+      if (lit) node = lit;
+      else if (whole) {
+        const next = raw[i + 1];
+        if (whole.multi && next !== undefined) {
+          const seen = heads.get(whole) ?? new Map<string, Set<string>>();
+          heads.set(whole, seen);
+          const ids = seen.get(next) ?? new Set<string>();
+          seen.set(next, ids);
+          ids.add(isJoined(seg) ? "/" : seg);
+        }
+        node = whole;
+      } else node = node.params.get(splitSuffix(seg).suffix) ?? null;
+    }
+  }
+  for (const [node, seen] of heads)
+    for (const [head, ids] of seen)
+      if (!(ids.has("/") || ids.size >= 2) && node.children.get(head)) node.children.delete(head);
 }
 
 /** Builds the templater for a set of paths (as segment lists) and what the bodies show of ids. */
@@ -165,40 +313,37 @@ export function buildTemplater(
 ): (segments: string[]) => PathTemplate {
   const ev: IdEvidence =
     evidence instanceof Set ? { idValues: evidence, keysByList: new Map() } : (evidence as IdEvidence);
-  const root = newNode();
-  for (const segments of paths) insert(root, segments, 0);
-  collapse(root, ev, []);
+  const all = [...paths];
+  // Multi-segment ids the recording confirms are joined first; the first tree then shows where such ids live,
+  // and every path is read again through it, so an id never listed (a file the training only wrote) joins too.
+  const joined = all.map((segs) => {
+    const run = confirmedRun(segs, ev.pathIds);
+    return run ? joinRun(segs, run) : segs;
+  });
+  let root = tree(joined, ev);
+  if (joined.some((segs, i) => segs !== all[i])) {
+    pruneTails(root, joined);
+    const first = root;
+    root = tree(
+      all.map((segs) => walk(first, segs).segments),
+      ev,
+    );
+  }
   const cache = new Map<string, PathTemplate>();
   return (segments) => {
     const key = segments.join("/");
     const hit = cache.get(key);
     if (hit) return hit;
-    const literals: (string | null)[] = [];
-    const suffixes: string[] = [];
-    let node: Node | null = root;
-    for (const seg of segments) {
-      const lit: Node | undefined = node?.children.get(seg);
-      const { suffix } = splitSuffix(seg);
-      if (lit) {
-        literals.push(seg);
-        node = lit;
-      } else if (node && suffix !== "" && node.params.has(suffix)) {
-        literals.push(null);
-        suffixes.push(suffix);
-        node = node.params.get(suffix)!;
-      } else if (node?.params.has("")) {
-        literals.push(null);
-        suffixes.push("");
-        node = node.params.get("")!;
-      } else {
-        const param = isIdShaped(seg);
-        literals.push(param ? null : seg);
-        if (param) suffixes.push("");
-        node = null;
-      }
-    }
-    const params = nameParams(literals);
-    const out = { template: renderTemplate(literals, params, suffixes), literals, params, suffixes };
+    const w = walk(root, segments);
+    const params = nameParams(w.literals);
+    const out: PathTemplate = {
+      template: renderTemplate(w.literals, params, w.suffixes, w.multi),
+      literals: w.literals,
+      params,
+      suffixes: w.suffixes,
+      multi: w.multi,
+      segments: w.segments,
+    };
     cache.set(key, out);
     return out;
   };

@@ -81,6 +81,7 @@ export function collectionModel(
     envelope: c.envelope,
     item_envelope: c.itemEnvelope,
     parent: c.parent,
+    ...(c.tree ? { tree: { separator: "/", children_key: c.tree.childrenKey } } : {}),
     list_order,
     filters,
     pagination,

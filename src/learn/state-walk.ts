@@ -16,6 +16,7 @@ import type { Observation } from "./endpoint-index.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
+import { embeddedChildren } from "./tree-collection.js";
 import { isObject } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -267,13 +268,31 @@ class Walk {
     } else if (ok(o) && o.query.length === 0) {
       // An item read with a query (a format, a projection, an expansion) may show another shape of the entity:
       // it is replayed, and never written back into the state.
-      const e = itemEntity(body, st.col.itemEnvelope);
+      const read = itemEntity(body, st.col.itemEnvelope);
+      const e = read && st.col.tree ? this.readChildren(st, o, read, st.col.tree.childrenKey) : read;
       if (e) {
         st.upsert(e);
         // The path may name the entity by another of its ids (`/projects/website`): its writes wait under its id.
         this.sighting(st, st.idOf(e) ?? id, e, o);
       }
     }
+  }
+
+  /**
+   * The children a parent's item read embeds are the full list of its scope (ids that are paths); the parent is
+   * kept with an empty list there, which serve fills from the state.
+   */
+  private readChildren(st: CollectionState, o: Observation, e: Entity, key: string): Entity {
+    const kids = embeddedChildren(e, key);
+    const id = st.idOf(e);
+    if (kids === null || id === null) return e;
+    const gone = st.applyFullList(id, kids);
+    for (const g of gone) this.sighting(st, g, null, o);
+    for (const k of kids) {
+      const kid = st.idOf(k);
+      if (kid !== null) this.sighting(st, kid, k, o);
+    }
+    return { ...e, [key]: [] };
   }
 
   /** Entities of the other collections whose ids a scalar of the write's request or answer holds. */

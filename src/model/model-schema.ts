@@ -205,6 +205,13 @@ export const CollectionSchema = z.strictObject({
   parent: z
     .strictObject({ collection: z.string().nullable(), param: z.string(), field: z.string() })
     .nullable(),
+  /**
+   * Ids are paths (`projects/a.ipynb`): an entity's parent is the one whose id is its own up to the last
+   * `separator`; list reads show the top level (ids without it), and an item read of an entity stored with an
+   * array under `children_key` (a folder) shows there its children in list order, as lists show entities. Absent
+   * when ids are not paths (so older models read).
+   */
+  tree: z.strictObject({ separator: z.literal("/"), children_key: z.string() }).optional(),
   list_order: z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("insertion") }),
     z.strictObject({ kind: z.literal("field"), field: z.string(), direction: z.enum(["asc", "desc"]) }),

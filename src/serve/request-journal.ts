@@ -119,7 +119,14 @@ function pathMatches(pattern: string, path: string): boolean {
   if (pattern.endsWith("/*")) return path === pattern.slice(0, -2) || path.startsWith(pattern.slice(0, -1));
   if (!pattern.includes("{")) return pattern === path;
   const want = pattern.split("/");
-  const got = path.split("/");
+  let got = path.split("/");
+  // A greedy `{id+}` takes the segments between those before it and those after it (at least one).
+  const greedy = want.findIndex((w) => /^\{[^}]+\+\}$/.test(w));
+  if (greedy >= 0) {
+    const end = got.length - (want.length - greedy - 1);
+    if (end <= greedy) return false;
+    got = [...got.slice(0, greedy), got.slice(greedy, end).join("/"), ...got.slice(end)];
+  }
   return (
     want.length === got.length && want.every((w, i) => (/^\{[^}]+\}$/.test(w) ? got[i] !== "" : w === got[i]))
   );

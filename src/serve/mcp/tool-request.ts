@@ -6,6 +6,7 @@
  */
 import { formatPath } from "../../errors/document-issue.js";
 import type { JsonSchema } from "../../model/model-schema.js";
+import { fillParam } from "../../util/fill-template.js";
 import { checkSchema } from "../runtime/schema-check.js";
 import type { TwinRequest } from "../runtime/twin-types.js";
 import type { TwinTool } from "../twin-bundle.js";
@@ -67,7 +68,7 @@ export function toolRequest(tool: TwinTool, args: Record<string, unknown>): Tool
       problems.push(`${tool.name}: argument "${name}" must not be empty (it is a path segment)`);
       continue;
     }
-    path = path.replace(`{${name}}`, encodeURIComponent(v));
+    path = fillParam(path, name, v);
   }
   const query: [string, string][] = [];
   for (const name of b.query_params) {

@@ -5,6 +5,7 @@
  */
 import type { Collection, Entity, Model, WriteRule } from "../../model/model-schema.js";
 import { withoutPointers } from "../../util/entity-view.js";
+import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
@@ -38,8 +39,9 @@ function answerBody(rule: WriteRule, entity: Entity): unknown {
 
 /** Fills a learned Location template (`/items/{id}`) from the entity after the write. */
 function fillLocation(template: string, entity: Entity): string {
-  return template.replace(/\{([^{}]+)\}/g, (_, field: string) =>
-    encodeURIComponent(String(entity[field] ?? "")),
+  return templateParams(template).reduce(
+    (path, field) => fillParam(path, field, String(entity[field] ?? "")),
+    template,
   );
 }
 

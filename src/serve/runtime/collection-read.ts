@@ -54,8 +54,26 @@ function selected(
     if (want !== undefined) tests.push([f.field, want]);
   }
   const out: Entity[] = [];
+  // Ids that are paths: a list shows the top level.
+  const sep = c.tree?.separator;
   for (const e of list.values())
-    if (tests.every(([field, want]) => queryForm(e[field]) === want)) out.push(e);
+    if (
+      tests.every(([field, want]) => queryForm(e[field]) === want) &&
+      (sep === undefined || !queryForm(e[c.id_field]).includes(sep))
+    )
+      out.push(e);
+  return out;
+}
+
+/** The children of a parent whose id is a path (`projects` → `projects/a.ipynb`), in list order, as lists show them. */
+function childrenOf(c: Collection, list: CollectionState, id: string): Entity[] {
+  const prefix = `${id}${c.tree!.separator}`;
+  const out: Entity[] = [];
+  for (const e of list.values()) {
+    const kid = queryForm(e[c.id_field]);
+    if (kid.startsWith(prefix) && !kid.slice(prefix.length).includes(c.tree!.separator))
+      out.push(c.list_view ? listedView(c, shown(c, e)) : shown(c, e));
+  }
   return out;
 }
 
@@ -67,7 +85,7 @@ function scoped(list: CollectionState, c: Collection, params: Record<string, str
 /** True when the list read is the collection in its own order, whole: no parent scope, filter or sort applies. */
 function wholeInOrder(c: Collection, params: Record<string, string>, query: [string, string][]): boolean {
   if (c.parent && params[c.parent.param] !== undefined) return false;
-  if (c.list_order.kind !== "insertion") return false;
+  if (c.list_order.kind !== "insertion" || c.tree) return false;
   return c.filters.every((f) => queryValue(query, f.param) === undefined);
 }
 
@@ -129,7 +147,7 @@ export function queryRead(
   rule: string,
 ): TwinResponse | { unlearned: string[]; why: string | null } {
   const leaves = queryLeaves(query);
-  const unscoped = !c.parent || params[c.parent.param] === undefined;
+  const unscoped = !c.tree && (!c.parent || params[c.parent.param] === undefined);
   // Only the parent scope applies here: the query is the plan's to read.
   let rows: Entity[] | null = unscoped ? null : scoped(list, c, params);
   const order =
@@ -306,8 +324,14 @@ export function itemRead(
   idParam: string,
   rule: string,
 ): TwinResponse {
-  const entity = locate(c, list, params, idParam);
-  if (!entity) return notFound(c, rule, params[idParam]);
+  const found = locate(c, list, params, idParam);
+  if (!found) return notFound(c, rule, params[idParam]);
+  // A parent (stored with an array of children) shows the children the state holds now.
+  const key = c.tree?.children_key;
+  const entity =
+    key !== undefined && Array.isArray(found[key])
+      ? { ...found, [key]: childrenOf(c, list, queryForm(found[c.id_field])) }
+      : found;
   return {
     status: 200,
     headers: { ...JSON_HEADERS },

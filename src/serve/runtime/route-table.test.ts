@@ -76,3 +76,52 @@ describe("matchRoute with a suffix after the id", () => {
     expect(matchRoute(model, "GET", "/issues/.json")?.route.endpoint.tool_name).toBe("t1");
   });
 });
+
+describe("matchRoute with a greedy parameter (an id holding /)", () => {
+  const route = (tool_name: string, template: string) =>
+    endpoint({ tool_name, method: "GET", template, kind: "other", collection: null, serving: "replay" });
+  const model = {
+    ...itemsModel(),
+    endpoints: [
+      route("get_files_by_id", "/api/files/{id+}"),
+      route("get_files_checkpoints_by_file_id", "/api/files/{file_id+}/checkpoints"),
+      route("get_files_trash", "/api/files/trash"),
+      route("get_files_by_file_id_meta", "/api/files/{file_id}/meta"),
+    ],
+  };
+  const match = (path: string) => {
+    const m = matchRoute(model, "GET", path);
+    return m ? [m.route.endpoint.tool_name, m.params] : null;
+  };
+
+  it("takes one or more segments, decoded and joined by /", () => {
+    expect(match("/api/files/notes.md")).toEqual(["get_files_by_id", { id: "notes.md" }]);
+    expect(match("/api/files/projects/a%20b.ipynb")).toEqual([
+      "get_files_by_id",
+      { id: "projects/a b.ipynb" },
+    ]);
+    expect(match("/api/files/a/b/c.txt")).toEqual(["get_files_by_id", { id: "a/b/c.txt" }]);
+    expect(match("/api/files")).toBeNull();
+  });
+
+  it("prefers the route with segments after the parameter, which leaves the id the rest", () => {
+    expect(match("/api/files/projects/a.ipynb/checkpoints")).toEqual([
+      "get_files_checkpoints_by_file_id",
+      { file_id: "projects/a.ipynb" },
+    ]);
+    expect(match("/api/files/a.ipynb/checkpoints")).toEqual([
+      "get_files_checkpoints_by_file_id",
+      { file_id: "a.ipynb" },
+    ]);
+  });
+
+  it("loses to a route that names every segment (a literal, or single-segment parameters)", () => {
+    expect(match("/api/files/trash")).toEqual(["get_files_trash", {}]);
+    expect(match("/api/files/x/meta")).toEqual(["get_files_by_file_id_meta", { file_id: "x" }]);
+    expect(match("/api/files/x/y/meta")).toEqual(["get_files_by_id", { id: "x/y/meta" }]);
+  });
+
+  it("names the greedy route as the nearest for a miss under it", () => {
+    expect(nearestRoute(model, "POST", "/api/files/a/b")?.label).toBe("GET /api/files/{id+}");
+  });
+});

@@ -2,6 +2,13 @@
  * The model's endpoints compiled into a route table: match a method and path
  * to one endpoint (literal segments win over parameters, earlier segments
  * first), and find the nearest route for a miss. Compiled once per Model.
+ *
+ * A greedy parameter (`{id+}`: an id holding `/`) takes one or more segments,
+ * those between the literals before it and the segments after it. Precedence is
+ * fixed: a route without a greedy parameter wins over one with (it names every
+ * segment); between greedy routes, the first differing segment before the
+ * parameter decides as above, then the route with more segments after it
+ * (`/files/{id+}/checkpoints` over `/files/{id+}`), then the label order.
  */
 import type { Endpoint, Model } from "../../model/model-schema.js";
 import { safeDecode } from "../../util/safe-decode.js";
@@ -13,6 +20,8 @@ export interface Route {
   params: string[];
   /** Per parameter: the literal text after its value in the segment (`/issues/{id}.json` → `.json`), or "". */
   suffixes: string[];
+  /** The index in `segments` of the greedy parameter (`{id+}`), or -1. */
+  greedy: number;
   /** `GET /api/items/{id}` */
   label: string;
 }
@@ -42,15 +51,26 @@ export function routeTable(model: Model): Route[] {
         const raw = pathSegments(endpoint.template);
         const params: string[] = [];
         const suffixes: string[] = [];
-        const segments = raw.map((seg) => {
+        let greedy = -1;
+        const segments = raw.map((seg, i) => {
           const m = PARAM.exec(seg);
           // A template holds its literals percent-encoded (`api%3A%3Aarticle.article`); requests are compared decoded.
           if (!m) return safeDecode(seg);
-          params.push(m[1]!);
+          const name = m[1]!;
+          // One greedy parameter per route: a second `+` is read as a plain parameter.
+          if (name.endsWith("+") && greedy < 0 && m[2] === "") greedy = i;
+          params.push(name.endsWith("+") ? name.slice(0, -1) : name);
           suffixes.push(safeDecode(m[2]!));
           return null;
         });
-        return { endpoint, segments, params, suffixes, label: `${endpoint.method} ${endpoint.template}` };
+        return {
+          endpoint,
+          segments,
+          params,
+          suffixes,
+          greedy,
+          label: `${endpoint.method} ${endpoint.template}`,
+        };
       })
       .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
     tables.set(model, table);
@@ -65,9 +85,14 @@ function suffixAt(r: Route, i: number): string {
   return r.segments[i] === null ? (r.suffixes[p] ?? "") : "";
 }
 
-/** Compares two candidate routes: at the first differing place, a literal wins, then a parameter with a suffix. */
+/**
+ * Compares two candidate routes: a route without a greedy parameter wins; else at the first differing place before
+ * any greedy parameter, a literal wins, then a parameter with a suffix; between greedy routes, more segments after.
+ */
 function moreSpecific(a: Route, b: Route): boolean {
-  for (let i = 0; i < a.segments.length; i++) {
+  if (a.greedy < 0 !== b.greedy < 0) return a.greedy < 0;
+  const upTo = a.greedy < 0 ? a.segments.length : Math.min(a.greedy, b.greedy);
+  for (let i = 0; i < upTo; i++) {
     const la = a.segments[i] !== null;
     const lb = b.segments[i] !== null;
     if (la !== lb) return la;
@@ -77,11 +102,26 @@ function moreSpecific(a: Route, b: Route): boolean {
       if (sa !== sb) return sa > sb;
     }
   }
-  return false;
+  if (a.greedy >= 0 && a.greedy !== b.greedy) return a.greedy > b.greedy;
+  return a.greedy >= 0 && a.segments.length - a.greedy > b.segments.length - b.greedy;
+}
+
+/**
+ * The segments aligned to a route's: with a greedy parameter, the ones it takes are joined by `/` into one (at least
+ * one segment); null when the count cannot fit.
+ */
+function align(route: Route, segs: string[]): string[] | null {
+  if (route.greedy < 0) return route.segments.length === segs.length ? segs : null;
+  const after = route.segments.length - route.greedy - 1;
+  const end = segs.length - after;
+  if (end <= route.greedy) return null;
+  return [...segs.slice(0, route.greedy), segs.slice(route.greedy, end).join("/"), ...segs.slice(end)];
 }
 
 /** The parameter values of a route for the segments, or null when a segment does not fit it. */
-function bind(route: Route, segs: string[]): Record<string, string> | null {
+function bind(route: Route, request: string[]): Record<string, string> | null {
+  const segs = align(route, request);
+  if (segs === null) return null;
   const params: Record<string, string> = {};
   let p = 0;
   for (const [i, lit] of route.segments.entries()) {
@@ -103,7 +143,7 @@ export function matchRoute(model: Model, method: string, path: string): RouteMat
   const segs = pathSegments(path).map(safeDecode);
   let best: RouteMatch | null = null;
   for (const route of routeTable(model)) {
-    if (route.endpoint.method !== want || route.segments.length !== segs.length) continue;
+    if (route.endpoint.method !== want) continue;
     const params = bind(route, segs);
     if (params && (best === null || moreSpecific(route, best.route))) best = { route, params };
   }
@@ -133,7 +173,7 @@ export function nearestRoute(model: Model, method: string, path: string): Route 
   for (const route of routeTable(model)) {
     const key: [number, number] = [
       route.endpoint.method === want ? 0 : 1,
-      segmentDistance(segs, route.segments),
+      segmentDistance(align(route, segs) ?? segs, route.segments),
     ];
     if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && key[1] < best.key[1])) {
       best = { route, key };
