@@ -42,5 +42,8 @@ export function listedView(c: Collection, e: Entity): Entity {
 
 /** The entities a plain list read of the collection shows, as it shows them: under its default filter, in its view. */
 export function listedEntities(c: Collection, entities: Entity[]): Entity[] {
-  return shownByDefault(c.query?.default_filter ?? [], entities).map((e) => listedView(c, e));
+  // Ids that are paths: a list shows the top level.
+  const sep = c.tree?.separator;
+  const top = sep === undefined ? entities : entities.filter((e) => !String(e[c.id_field]).includes(sep));
+  return shownByDefault(c.query?.default_filter ?? [], top).map((e) => listedView(c, e));
 }
