@@ -55,6 +55,8 @@ export function explainRule(rule: FieldRule, field?: string): string {
       return `a list of ${rule.items.length}: ${rule.items.map((r, i) => `[${i}] ${explainRule(r)}`).join("; ")}`;
     case "format":
       return `${rule.parts.map(partText).join(" + ")}${otherwiseText(rule.otherwise)}`;
+    case "length":
+      return `the size of the request's ${rule.pointer} (a text's UTF-8 bytes, a list's items)${otherwiseText(rule.otherwise)}`;
     case "increment":
       return `the old value plus ${rule.step}`;
     case "redacted":
@@ -95,7 +97,11 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
           ? `the entity under "${rule.response.key}"`
           : "a fixed body with entity fields";
   const redirect = rule.location === undefined ? "" : `, redirecting to ${rule.location}`;
-  return `${method} ${template} ${verb} one ${singular(rule.collection)} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.`;
+  const upsert =
+    rule.created_status === undefined
+      ? ""
+      : ` (or creates it, answering ${rule.created_status}, when the path names none)`;
+  return `${method} ${template} ${verb} one ${singular(rule.collection)}${upsert} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.`;
 }
 
 /** The sentence explaining a collection. */

@@ -204,6 +204,14 @@ export function candidates(
       if (!newIdField || pathOfPointer(pointer).at(-1) === f)
         add({ kind: "from_request", pointer, otherwise: { kind: "omit" } });
   }
+  // An integer that is the size of a request value (a saved text's byte length): tried only where values vary
+  // (its rank is after a constant's), so a count equal to some string's length by chance stays a constant.
+  if (ctx.request && Number.isInteger(v) && (v as number) > 0)
+    for (const [key, pointers] of requestPointers(ctx)) {
+      const value = JSON.parse(key.startsWith("s:") ? JSON.stringify(key.slice(2)) : key) as unknown;
+      if (sizeOf(value) === v)
+        for (const pointer of pointers) add({ kind: "length", pointer, otherwise: { kind: "omit" } });
+    }
   if (!ctx.create && preHas && same(preV, v, false)) add({ kind: "keep" });
   // A field only the answer shows, of an entity nothing showed it for before: its old value is unknown, so what
   // depends on it (kept, or the old value + 1) cannot be refuted here.
@@ -389,8 +397,15 @@ const PRIORITY = [
   "format",
   // A value equal to a constant is that constant: a copy is proven only where the source varied and it followed.
   "constant",
+  "length",
   "copy",
 ];
+
+/** The size of a value as a `length` rule reads it: a string's UTF-8 byte length, an array's count; else null. */
+export function sizeOf(value: unknown): number | null {
+  if (typeof value === "string") return new TextEncoder().encode(value).length;
+  return Array.isArray(value) ? value.length : null;
+}
 
 /** True when a lookup's key is a sibling of the field it explains (`project/id` for `project/name`). */
 function siblingKey(key: string, self: string): boolean {
@@ -444,7 +459,7 @@ function rank(rule: FieldRule, create: boolean, self: string, weak = false): num
 
 /** The request pointers a rule reads: when a request lacks one, the rule's `otherwise` applies. */
 function requestInputs(rule: FieldRule): string[] {
-  if (rule.kind === "from_request") return [rule.pointer];
+  if (rule.kind === "from_request" || rule.kind === "length") return [rule.pointer];
   if (rule.kind === "format") return rule.parts.flatMap((p) => ("request" in p ? [p.request] : []));
   return [];
 }

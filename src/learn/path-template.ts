@@ -152,6 +152,9 @@ function collapse(node: Node, ev: IdEvidence, path: string[]): void {
       );
     });
     if (params.length > 0) params.push(...byMiss);
+    // Beside ids, a segment whose own answer names it (`{"path": "todo.txt"}` at `/files/todo.txt`) is one more.
+    if (params.length > 0 && !hostsPaths)
+      params.push(...stems.filter(({ seg }) => suffix === "" && ev.selfNamed?.has([...path, seg].join("/"))));
     for (const { seg } of [...new Map(params.map((p) => [p.seg, p])).values()].sort((a, b) =>
       a.seg < b.seg ? -1 : 1,
     )) {

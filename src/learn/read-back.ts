@@ -18,9 +18,13 @@ export function writeExpectations(
   o: Observation,
   answered: Entity | null,
   envelope: ItemEnvelope = { kind: "bare" },
+  listNulls: readonly string[] = [],
 ): Map<string, { value: unknown; loose: boolean }> {
   const out = new Map<string, { value: unknown; loose: boolean }>();
-  if (answered) for (const [k, v] of Object.entries(answered)) out.set(k, { value: v, loose: false });
+  // An answer in the list's view gives null where lists do (`content` of a saved file): that null claims nothing.
+  if (answered)
+    for (const [k, v] of Object.entries(answered))
+      if (!(v === null && listNulls.includes(k))) out.set(k, { value: v, loose: false });
   const sent = (k: string, value: unknown, loose: boolean) => {
     if (!out.has(k)) out.set(k, { value, loose });
   };

@@ -14,7 +14,7 @@ import { type FoundCollection, itemEntity, listEntities } from "./collections.js
 import { type EmbedSource, type FoundEmbed, findEmbeds } from "./embedded-reads.js";
 import type { Observation } from "./endpoint-index.js";
 import type { QueryRead } from "./query-hypotheses.js";
-import { judgeReadBack, writeExpectations } from "./read-back.js";
+import { judgeReadBack, sentFields, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
 import { embeddedChildren } from "./tree-collection.js";
 import { isObject } from "./value-kinds.js";
@@ -143,6 +143,24 @@ function before(st: CollectionState, id: string): Entity | null {
   const known = st.entities.get(id) ?? st.lastKnown.get(id) ?? null;
   const answer = st.lastAnswer.get(id);
   return known && answer && known !== answer ? unionView(known, answer) : known;
+}
+
+/**
+ * The id a write moves its entity to (a rename, a move into a folder): the request sets the id field to another
+ * value than the path names, and the answer, when it shows the entity, holds that value. Null otherwise.
+ */
+function movedTo(
+  st: CollectionState,
+  o: Observation,
+  answered: Entity | null,
+  id: string | null,
+): string | null {
+  if (id === null || o.request.kind !== "json" || !isObject(o.request.value)) return null;
+  const sent = sentFields(o.request.value, st.col.itemEnvelope)[st.col.idField];
+  if (typeof sent !== "string" && typeof sent !== "number") return null;
+  const to = String(sent);
+  if (to === id || (answered !== null && String(answered[st.col.idField]) !== to)) return null;
+  return to;
 }
 
 /** The walk's state between observations: the collections, the writes waiting for a read, what was learned. */
@@ -350,7 +368,10 @@ class Walk {
       result: "unconfirmed",
       readBack: null,
       mismatch: null,
-      expect: target.kind === "delete" ? new Map() : writeExpectations(o, answered, st.col.itemEnvelope),
+      expect:
+        target.kind === "delete"
+          ? new Map()
+          : writeExpectations(o, answered, st.col.itemEnvelope, st.col.listView?.nulls),
     };
     if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
     if (id !== null && answered && st.col.idField in answered) {
@@ -361,7 +382,9 @@ class Walk {
       if (target.kind === "create") st.noteInts(createScope(st, o, answered), answered);
     }
     this.writes.push(w);
-    if (id !== null) this.wait(st, id, w);
+    // A rename: its read-back is a read of the entity under the id it moved to.
+    const moved = target.kind === "merge" || target.kind === "replace" ? movedTo(st, o, answered, id) : null;
+    if (id !== null) this.wait(st, moved ?? id, w);
     else if (target.kind === "create" && isRedirect(o.status)) {
       const key = `${st.col.name}\u0000${createScope(st, o, null)}`;
       this.anonymous.set(key, [...(this.anonymous.get(key) ?? []), w]);

@@ -93,16 +93,33 @@ function confirmedWrites(
   target: WriteTarget | null,
   walked: WriteObservation[],
   base: Base,
-): { confirmed: WriteObservation[]; target: WriteTarget } | { withheld: Withheld } {
+): { confirmed: WriteObservation[]; target: WriteTarget; createdStatus?: number } | { withheld: Withheld } {
   if (!target) return { withheld: withheld("no_collection", base) };
   const disagree = walked.find((w) => w.result === "disagrees");
   if (disagree)
     return { withheld: withheld("read_back_disagrees", { ...base, field: disagree.mismatch ?? "" }) };
   const confirmed = walked.filter((w) => w.result === "confirmed");
   if (confirmed.length === 0) return { withheld: withheld("not_read_back", base) };
-  if (new Set(confirmed.map((w) => w.obs.status)).size > 1)
-    return { withheld: withheld("conflicting_observations", base) };
+  if (new Set(confirmed.map((w) => w.obs.status)).size > 1) {
+    const created = upsertStatus(target, confirmed);
+    if (created === null) return { withheld: withheld("conflicting_observations", base) };
+    return { confirmed, target, createdStatus: created };
+  }
   return { confirmed, target };
+}
+
+/**
+ * A replace (PUT) whose status tells a create from a replace: every write to an id the recording had never shown
+ * answered one status, every write to an entity it held answered another. That create status, else null.
+ */
+function upsertStatus(target: WriteTarget, confirmed: WriteObservation[]): number | null {
+  if (target.kind !== "replace" && target.kind !== "merge") return null;
+  const fresh = new Set(confirmed.filter((w) => w.pre === null && !w.idSeenBefore).map((w) => w.obs.status));
+  const held = new Set(confirmed.filter((w) => w.pre !== null).map((w) => w.obs.status));
+  if (fresh.size !== 1 || held.size !== 1 || fresh.size + held.size !== new Set([...fresh, ...held]).size)
+    return null;
+  if (confirmed.some((w) => w.pre === null && w.idSeenBefore)) return null;
+  return [...fresh][0]!;
 }
 
 /**
@@ -250,13 +267,16 @@ export function learnWrite(
   if ("withheld" in fields) return no(fields.withheld);
   const answer = answerRule(written, confirmed, contexts, base);
   if ("withheld" in answer) return no(answer.withheld);
-  const first = confirmed[0]!.obs;
+  // A create-or-replace answers the replace's status, and its create status where the path names no entity.
+  const first = (judged.createdStatus === undefined ? confirmed : confirmed.filter((w) => w.pre !== null))[0]!
+    .obs;
   const draft: WriteDraft = {
     tool_name: group.toolName,
     kind: replaceKind(written.kind, confirmed),
     collection: written.collection.name,
     id_param: written.idParam,
     status: first.status,
+    ...(judged.createdStatus === undefined ? {} : { created_status: judged.createdStatus }),
     content_type: first.contentType,
     response: answer.response,
     ...(answer.location === null ? {} : { location: answer.location }),

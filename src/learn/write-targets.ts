@@ -52,6 +52,9 @@ function directTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTa
     const itemParam = g.params[item.filter((l) => l === null).length - 1] ?? null;
     if (g.method === "POST" && g.literals.length === list.length && startsWith(g.literals, list))
       return { kind: "create", endpointKind: "create", collection: col, idParam: null };
+    // Ids that are paths: a POST to a parent's path creates inside it (a file the app names, in a folder).
+    if (g.method === "POST" && col.tree && g.literals.length === item.length && startsWith(g.literals, item))
+      return { kind: "create", endpointKind: "create", collection: col, idParam: null };
     if (g.method !== "POST" && g.literals.length === item.length && startsWith(g.literals, item)) {
       const kind = g.method === "PUT" ? "replace" : g.method === "PATCH" ? "merge" : "delete";
       const endpointKind = g.method === "PUT" ? "update" : g.method === "PATCH" ? "patch" : "delete";

@@ -335,6 +335,7 @@ export type FieldRule =
   | { kind: "array"; items: FieldRule[] }
   | { kind: "format"; parts: z.infer<typeof FormatPartSchema>[]; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "increment"; step: number }
+  | { kind: "length"; pointer: string; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "redacted"; marker: string }
   | { kind: "lookup"; collection: string; key: string; pointer: string };
 
@@ -385,6 +386,11 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       pointer: z.string().optional(),
     }),
     z.strictObject({ kind: z.literal("path_param"), name: z.string() }),
+    /**
+     * The size of a request value: a string's UTF-8 byte length, an array's item count (a saved file's `size`);
+     * `otherwise` when the request lacks it. Absent from models written before it.
+     */
+    z.strictObject({ kind: z.literal("length"), pointer: z.string(), otherwise: OtherwiseSchema }),
     z.strictObject({ kind: z.literal("keep") }),
     /** An object built key by key, each with its own rule (`title: {raw: from the request, rendered: …}`). */
     z.strictObject({
@@ -446,6 +452,12 @@ export const WriteRuleSchema = z.strictObject({
   /** For writes on one entity: the path param holding its id. */
   id_param: z.string().nullable(),
   status: z.number().int(),
+  /**
+   * For a replace that creates the entity when its path names none (a PUT to a client-chosen path): the status of
+   * that create (`201`), `status` being the replace's (`200`); the recording showed both, each only where the entity
+   * was absent or present before. Absent when a replace of an unknown id answers not-found (so older models read).
+   */
+  created_status: z.number().int().optional(),
   content_type: z.string().nullable(),
   response: WriteResponseSchema,
   /**

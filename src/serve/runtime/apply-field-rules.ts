@@ -97,6 +97,12 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
       return old === ABSENT ? ABSENT : copyOf(old);
     case "increment":
       return typeof old === "number" ? old + rule.step : ABSENT;
+    case "length": {
+      const v = readPointer(bodyObject(ctx.body), rule.pointer);
+      const n =
+        typeof v === "string" ? new TextEncoder().encode(v).length : Array.isArray(v) ? v.length : null;
+      return n !== null ? n : otherwise(rule.otherwise, old);
+    }
     case "redacted":
       return rule.marker;
     case "object": {

@@ -8,6 +8,7 @@ import { withoutPointers } from "../../util/entity-view.js";
 import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
+import { explainIdTaken } from "./explain-miss.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
 /** The entity as an answer shows it: itself (frozen, from the state), or a copy without what it leaves out. */
@@ -72,7 +73,11 @@ export function applyWrite(
 ): TwinResponse {
   const list = episode.state.collection(c.name);
   const old = rule.kind === "create" ? null : (locate(c, list, params, rule.id_param ?? "") ?? null);
-  if (rule.kind !== "create" && !old) return notFound(c, rule.tool_name, params[rule.id_param ?? ""]);
+  // A create-or-replace (a PUT to a client-chosen path) creates the entity its path names when there is none.
+  const creates =
+    rule.kind !== "create" && rule.kind !== "delete" && !old && rule.created_status !== undefined;
+  if (rule.kind !== "create" && !old && !creates)
+    return notFound(c, rule.tool_name, params[rule.id_param ?? ""]);
   episode.clock_ms += model.clock.step_ms;
   // `locate` found the first entity with the path's id, so that is the one replaced or deleted.
   const id = params[rule.id_param ?? ""]!;
@@ -81,8 +86,22 @@ export function applyWrite(
     return answer(rule, old!);
   }
   const ctx = { episode, collection: c.name, body: req.body, params, old };
+  const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
   const entity = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
-  if (rule.kind === "create") list.append(entity);
+  const taken = rule.kind === "create" || creates ? null : id;
+  const newId = entity[c.id_field];
+  // A create (or a move) onto an id the state holds: the recording never showed what the app does then (a second
+  // file it names `untitled.txt`, a client id in use), so the twin says so instead of holding two entities.
+  if (
+    (typeof newId === "string" || typeof newId === "number") &&
+    String(newId) !== taken &&
+    list.has(String(newId))
+  ) {
+    episode.clock_ms = before.clock;
+    episode.id_sequences = before.sequences;
+    return explainIdTaken(c.name, rule.tool_name, String(newId));
+  }
+  if (rule.kind === "create" || creates) list.append(entity);
   else list.put(id, entity);
-  return answer(rule, entity);
+  return creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
 }

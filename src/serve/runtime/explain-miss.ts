@@ -37,26 +37,49 @@ export function explainMiss(
   };
 }
 
+/** A 501 with a JSON body that says why the twin does not answer. */
+function explained501(
+  value: Record<string, unknown>,
+  served_by: TwinResponse["served_by"],
+  rule: string,
+): TwinResponse {
+  return {
+    status: 501,
+    headers: { "content-type": "application/json" },
+    body: { kind: "json", value },
+    served_by,
+    rule,
+  };
+}
+
 /** The 501 for a withheld endpoint: the reason code and the hint on what to record. */
 export function explainWithheld(endpoint: Endpoint): TwinResponse {
   const reason = endpoint.withheld?.reason ?? "not_served";
   const hint =
     endpoint.withheld?.hint ?? "Record this request and read its effect back, then rebuild the bundle.";
-  return {
-    status: 501,
-    headers: { "content-type": "application/json" },
-    body: {
-      kind: "json",
-      value: {
-        error: "not_served",
-        message: `apptwin does not serve ${endpoint.method} ${endpoint.template}: the recording did not prove its effect (${reason}).`,
-        reason,
-        hint,
-      },
+  return explained501(
+    {
+      error: "not_served",
+      message: `apptwin does not serve ${endpoint.method} ${endpoint.template}: the recording did not prove its effect (${reason}).`,
+      reason,
+      hint,
     },
-    served_by: "withheld",
-    rule: endpoint.tool_name,
-  };
+    "withheld",
+    endpoint.tool_name,
+  );
+}
+
+/** The 501 for a write whose rules would give the new or moved entity an id another one holds. */
+export function explainIdTaken(collection: string, tool: string, id: string): TwinResponse {
+  return explained501(
+    {
+      error: "id_taken",
+      message: `${tool} would give the ${collection} entity the id ${JSON.stringify(id)}, which another one holds; the recording never showed what the app answers then`,
+      id,
+    },
+    "miss",
+    tool,
+  );
 }
 
 /** The values a query parameter had in the recorded requests (`GET /a?x=1`), in order, without repeats. */
