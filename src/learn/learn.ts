@@ -27,6 +27,7 @@ import { endpointModel } from "./endpoint-model.js";
 import { hiddenPointers } from "./hidden-fields.js";
 import { sequenceStarts } from "./id-sequences.js";
 import { inferItemRoutes } from "./inferred-routes.js";
+import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
@@ -128,6 +129,10 @@ function collectionStates(walk: WalkResult) {
   const hidden = hiddenPointers(walk.writes);
   for (const st of [...walk.states.values()].sort(byName((s) => s.col.name))) {
     const m = collectionModel(st, walk.queries);
+    const projections = st.col.item
+      ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
+      : [];
+    if (projections.length > 0) m.collection.item_projections = projections;
     const { explain, ...rest } = m.collection;
     const h = hidden.get(st.col.name);
     collections.push(h ? { ...rest, hidden: h, explain } : m.collection);

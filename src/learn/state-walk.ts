@@ -58,6 +58,8 @@ export interface WalkResult {
   countReads: Map<Observation, Map<string, Entity[]>>;
   /** Per read no collection serves as a plain list or item read: the entities its answer embeds (embedded-reads.ts). */
   embeds: Map<Observation, FoundEmbed[]>;
+  /** Per successful item read with a query: the entity the state held at that moment (null when none). */
+  itemQueries: Map<Observation, Entity | null>;
 }
 
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
@@ -176,6 +178,7 @@ class Walk {
   readonly queries = new Map<Observation, QueryRead>();
   readonly countReads = new Map<Observation, Map<string, Entity[]>>();
   readonly embeds = new Map<Observation, FoundEmbed[]>();
+  readonly itemQueries = new Map<Observation, Entity | null>();
 
   constructor(
     collections: FoundCollection[],
@@ -283,6 +286,8 @@ class Walk {
     if (o.status === 404 || o.status === 410) {
       st.remove(id);
       this.sighting(st, id, null, o);
+    } else if (ok(o) && o.query.length > 0) {
+      this.itemQueries.set(o, st.entities.get(id) ?? null);
     } else if (ok(o) && o.query.length === 0) {
       // An item read with a query (a format, a projection, an expansion) may show another shape of the entity:
       // it is replayed, and never written back into the state.
@@ -406,5 +411,6 @@ export function walkState(
     queries: walk.queries,
     countReads: walk.countReads,
     embeds: walk.embeds,
+    itemQueries: walk.itemQueries,
   };
 }

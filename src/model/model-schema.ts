@@ -212,6 +212,20 @@ export const CollectionSchema = z.strictObject({
    * when ids are not paths (so older models read).
    */
   tree: z.strictObject({ separator: z.literal("/"), children_key: z.string() }).optional(),
+  /**
+   * Item reads with a query the recording confirmed as a projection that nulls fields (`?content=0` → `content`
+   * and `format` null): every recorded read with exactly these parameters answered the entity the state held at
+   * that moment with `nulls` null and every other field as it was. Absent when none (so older models read).
+   */
+  item_projections: z
+    .array(
+      z.strictObject({
+        query: z.array(z.tuple([z.string(), z.string()])),
+        nulls: z.array(z.string()),
+        explain: z.string(),
+      }),
+    )
+    .optional(),
   list_order: z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("insertion") }),
     z.strictObject({ kind: z.literal("field"), field: z.string(), direction: z.enum(["asc", "desc"]) }),

@@ -323,15 +323,21 @@ export function itemRead(
   params: Record<string, string>,
   idParam: string,
   rule: string,
+  nulls: readonly string[] = [],
 ): TwinResponse {
   const found = locate(c, list, params, idParam);
   if (!found) return notFound(c, rule, params[idParam]);
   // A parent (stored with an array of children) shows the children the state holds now.
   const key = c.tree?.children_key;
-  const entity =
+  const shownFound =
     key !== undefined && Array.isArray(found[key])
       ? { ...found, [key]: childrenOf(c, list, queryForm(found[c.id_field])) }
       : found;
+  // A confirmed projection (`?content=0`) nulls its fields.
+  const entity =
+    nulls.length === 0
+      ? shownFound
+      : { ...shownFound, ...Object.fromEntries(nulls.filter((k) => k in shownFound).map((k) => [k, null])) };
   return {
     status: 200,
     headers: { ...JSON_HEADERS },

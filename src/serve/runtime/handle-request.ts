@@ -7,6 +7,7 @@
  */
 import { understoodQueryParams } from "../../model/collection-query.js";
 import type { Acknowledged, Collection, Endpoint, Model, Replay } from "../../model/model-schema.js";
+import { queryKey } from "../../model/query-key.js";
 import { applyWrite } from "./apply-write.js";
 import { countRead, itemRead, listRead, queryRead } from "./collection-read.js";
 import { embeddedAnswer } from "./embedded-answer.js";
@@ -47,6 +48,14 @@ function serveFromState(
     return hit
       ? replayed(model, episode, hit, req)
       : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why);
+  }
+  const projection =
+    ep.kind === "item" && req.query.length > 0
+      ? c.item_projections?.find((p) => queryKey(p.query) === queryKey(req.query))
+      : undefined;
+  if (projection) {
+    const idParam = m.route.params[m.route.params.length - 1] ?? "";
+    return itemRead(c, list, m.params, idParam, ep.tool_name, projection.nulls);
   }
   if (ep.kind === "list" || ep.kind === "item") {
     // A query the collection does not understand is answered as recorded when it was recorded, else explained:
