@@ -127,7 +127,8 @@ function serveRss() {
     if (m === "rss") {
       globalThis.gc?.();
       globalThis.gc?.();
-      process.send({ rss: process.memoryUsage().rss });
+      const { rss, heapUsed, external } = process.memoryUsage();
+      process.send({ rss, heap: heapUsed + external });
     } else if (m === "loop") {
       loop.disable();
       const used = process.cpuUsage(cpu);
@@ -202,6 +203,8 @@ function ask(server, what) {
 }
 
 const rssOf = async (server) => (await ask(server, "rss")).rss;
+/** The JS heap and external memory in use after a full GC: what a structure holds, which RSS (pages kept from earlier loads) can hide. */
+const heapOf = async (server) => (await ask(server, "rss")).heap;
 
 // ---------------------------------------------------------------- loads
 
@@ -388,7 +391,7 @@ async function reads(dir) {
 /**
  * The request journal (1,000 entries an episode, the default) against none (capacity 0) on the same 100k seed:
  * the twin's CPU per 10k requests with every journal full (the warm-up alone fills the default episode's), for
- * item reads and for creates with a body (whose journal copy is masked); then the RSS of 100 episodes whose
+ * item reads and for creates with a body (whose journal copy is masked); then the heap of 100 episodes whose
  * journals are full (100 x 1,000 requests), against the same requests on a twin keeping none.
  */
 async function journal() {
@@ -416,7 +419,7 @@ async function journal() {
     }
     const rss = [];
     for (const s of servers) {
-      const before = await rssOf(s);
+      const before = await heapOf(s);
       for (let i = 0; i < episodes; i++) {
         await ok(send(s.url, "POST", "/__apptwin/episodes", { id: `j-${i}` }), "create episode");
       }
@@ -439,13 +442,13 @@ async function journal() {
       });
       if (r.non2xx > 0 || r.errors > 0)
         throw new Error(`journal fill: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      rss.push({ before, after: await rssOf(s) });
+      rss.push({ before, after: await heapOf(s) });
     }
     const [kept, none] = rss;
     const journals = await ok(send(servers[0].url, "GET", "/__apptwin/episodes/j-0/requests/count"), "count");
     const perJournal = (kept.after - kept.before - (none.after - none.before)) / episodes;
     console.log(
-      `memory: ${episodes} episodes after 1,000 requests each: +${f0(mib(kept.after - kept.before))} MiB with journals (j-0 holds ${JSON.parse(journals.text).count}), +${f0(mib(none.after - none.before))} MiB without: ${f0(perJournal / 1024)} KiB a full journal (${f0(perJournal / 1000)} bytes an entry; 1,000 episodes: ${f0(mib(perJournal * 1000))} MiB at most, the bound)`,
+      `memory (JS heap after a full GC): ${episodes} episodes after 1,000 requests each: +${f0(mib(kept.after - kept.before))} MiB with journals (j-0 holds ${JSON.parse(journals.text).count}), +${f0(mib(none.after - none.before))} MiB without: ${f0(perJournal / 1024)} KiB a full journal (${f0(perJournal / 1000)} bytes an entry; 1,000 episodes: ${f0(mib(perJournal * 1000))} MiB at most, the bound)`,
     );
   } finally {
     for (const s of servers) await stop(s);
@@ -533,6 +536,15 @@ async function controlPlane() {
     // turns round to round), each test phase is compared with the baseline of its own round, and the ratio
     // reported is the median over the rounds. The twin's own event-loop delay says whether it ever stalled; at full
     // speed the bytes themselves take CPU on this shared machine.
+    // The state reader is one process for every round, started before them and idle in the baseline phases: a
+    // process started per test phase (Node and this module loading, a good part of a 1.5 s phase on a loaded
+    // machine) was itself what slowed the item reads in those phases.
+    const reader = {
+      child: spawn(process.execPath, [fileURLToPath(import.meta.url), "--state-reader"], {
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      }),
+    };
+    await new Promise((resolve) => reader.child.once("message", resolve));
     const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
     const phaseMs = Number(process.env.BENCH_PHASE_MS ?? 1500);
     const phase = async (label, rate) => {
@@ -542,13 +554,10 @@ async function controlPlane() {
       if (rate === null) reads = await readLoad(twin.url, readers, phaseMs);
       else {
         const url = `${twin.url}/__apptwin/episodes/big/state`;
-        const reader = spawn(
-          process.execPath,
-          [fileURLToPath(import.meta.url), "--state-reader", url, String(phaseMs), String(rate)],
-          { stdio: ["ignore", "pipe", "inherit"] },
-        );
-        const report = firstLine(reader, /^(\{.*\})$/);
-        [reads, state] = await Promise.all([readLoad(twin.url, readers, phaseMs), report.then(JSON.parse)]);
+        [reads, state] = await Promise.all([
+          readLoad(twin.url, readers, phaseMs),
+          ask(reader, { url, ms: phaseMs, rate }),
+        ]);
       }
       const loop = await ask(twin, "loop");
       return { label, reads: reads.length, state, loop, p99: percentile(reads, 99) / 1000 };
@@ -584,6 +593,7 @@ async function controlPlane() {
           ` | twin event-loop delay p99 ${f1(median(runs.map((r) => r.loop.p99)))} ms max ${f1(median(runs.map((r) => r.loop.max)))} ms (worst ${f1(Math.max(...runs.map((r) => r.loop.max)))}), twin CPU ${f0(median(runs.map((r) => r.loop.cpu_ms)))} ms a phase`,
       );
     }
+    reader.child.kill("SIGTERM");
     const ratio = ratios["20 MB/s"];
     console.log(
       `  target: p99 within 20% while a state is read (20 MB/s) -> ${ratio <= 1.2 ? "met" : "NOT met"} (${f2(ratio)}x)`,
@@ -619,7 +629,18 @@ async function main() {
   console.log(`\nload average at the end ${f1(e1)} (1 min)`);
 }
 
-/** Child: reads `url` over and over for `ms` at most `rate` bytes/s (0: as fast as it can), discarding the bytes; prints {reads, ms}. */
+/**
+ * Child: on each IPC message {url, ms, rate}, reads `url` over and over for `ms` at most `rate` bytes/s (0: as fast
+ * as it can), discarding the bytes, and answers {reads, ms}; says "ready" once it listens.
+ */
+function stateReaderChild() {
+  process.on("message", async ({ url, ms, rate }) => process.send(await stateReader(url, ms, rate)));
+  process.on("SIGTERM", () => process.exit(0));
+  // The bench gone (it ended, or failed before it stopped this child): this child goes too.
+  process.on("disconnect", () => process.exit(0));
+  process.send("ready");
+}
+
 async function stateReader(url, ms, rate) {
   const agent = new Agent({ keepAlive: true });
   const stopAt = performance.now() + ms - 100;
@@ -647,13 +668,12 @@ async function stateReader(url, ms, rate) {
     total += performance.now() - t;
     reads += 1;
   }
-  process.stdout.write(`${JSON.stringify({ reads, ms: total })}\n`);
   agent.destroy();
+  return { reads, ms: total };
 }
 
-if (process.argv[2] === "--state-reader") {
-  await stateReader(process.argv[3], Number(process.argv[4]), Number(process.argv[5]));
-} else if (process.argv[2] === "--twin-child")
+if (process.argv[2] === "--state-reader") stateReaderChild();
+else if (process.argv[2] === "--twin-child")
   await twinChild(Number(process.argv[3]), Number(process.argv[4]), Number(process.argv[5] ?? 1000));
 else if (process.argv[2] === "--bare-child") await bareChild(Number(process.argv[3]));
 else await main();
