@@ -545,8 +545,8 @@ async function controlPlane() {
       }),
     };
     await new Promise((resolve) => reader.child.once("message", resolve));
-    const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
-    const phaseMs = Number(process.env.BENCH_PHASE_MS ?? 1500);
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 12);
+    const phaseMs = Number(process.env.BENCH_PHASE_MS ?? 2000);
     const phase = async (label, rate) => {
       await ask(twin, "loop");
       let state = null;
