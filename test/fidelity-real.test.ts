@@ -36,12 +36,12 @@ const LAB_CREDENTIALS = [
 /** Per app: [tool, matched, requests] for every tool the held-out requests reach, and the total. */
 const EXPECTED: Record<string, { total: [number, number]; tools: [string, number, number][] }> = {
   wordpress: {
-    total: [28, 35],
+    total: [32, 35],
     tools: [
       ["delete_wp_json_wp_posts_by_id", 1, 1],
-      ["get_wp_json_wp_categories", 0, 1],
+      ["get_wp_json_wp_categories", 1, 1],
       ["get_wp_json_wp_categories_by_id", 2, 2],
-      ["get_wp_json_wp_comments", 1, 2],
+      ["get_wp_json_wp_comments", 2, 2],
       ["get_wp_json_wp_comments_by_id", 1, 1],
       ["get_wp_json_wp_pages_by_id", 1, 1],
       ["get_wp_json_wp_posts", 11, 11],
@@ -50,8 +50,8 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["get_wp_json_wp_tags_by_id", 1, 1],
       ["get_wp_json_wp_users_by_id", 1, 1],
       ["patch_wp_json_wp_posts_by_id", 1, 2],
-      ["post_wp_json_wp_categories", 0, 1],
-      ["post_wp_json_wp_comments", 0, 1],
+      ["post_wp_json_wp_categories", 1, 1],
+      ["post_wp_json_wp_comments", 1, 1],
       ["post_wp_json_wp_posts", 1, 1],
       ["post_wp_json_wp_tags", 0, 1],
     ],

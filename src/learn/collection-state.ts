@@ -25,6 +25,11 @@ export class CollectionState {
   readonly scopeMax = new Map<string, Map<string, number>>();
   /** Remaining list-order candidates: "insertion", "field:<name>:asc|desc". */
   orderCandidates: Set<string> | null = null;
+  /**
+   * Field orders a full list proved: 2+ entities with integer ids listed out of ascending id order (the order an app
+   * numbering its entities in turn inserts them in) and strictly in that field's order.
+   */
+  readonly orderProofs = new Set<string>();
   /** Top-level scalar fields with one value in every entity of every full list so far (default-filter candidates). */
   private defaultValues: Map<string, unknown> | null = null;
   /** Candidate fields on which an entity absent from a full list, yet never shown gone, differed: the default filter. */
@@ -226,6 +231,9 @@ export class CollectionState {
     const beforeKept = before.filter((id) => keptSet.has(id));
     const insertionOk =
       kept.every((id, i) => id === beforeKept[i]) && ids.slice(0, kept.length).every((id) => old.has(id));
+    const numbered = listed.map((e) => e[this.col.idField]);
+    const outOfIdOrder =
+      numbered.every((v) => typeof v === "number" && Number.isInteger(v)) && !strictly(numbered, 1);
     for (const c of [...this.orderCandidates]) {
       if (c === "insertion") {
         if (!insertionOk) this.orderCandidates.delete(c);
@@ -239,8 +247,18 @@ export class CollectionState {
           break;
         }
       }
+      const values = listed.map((e) => e[field]);
+      if (outOfIdOrder && this.orderCandidates.has(c) && strictly(values, dir === "asc" ? 1 : -1))
+        this.orderProofs.add(c);
     }
   }
+}
+
+/** True when the values rise (`1`) or fall (`-1`) at every step, no two alike. */
+function strictly(values: unknown[], sign: 1 | -1): boolean {
+  for (let i = 1; i < values.length; i++)
+    if (Math.sign(compare(values[i], values[i - 1])) !== sign) return false;
+  return true;
 }
 
 function isScalar(v: unknown): boolean {

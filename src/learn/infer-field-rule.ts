@@ -53,6 +53,13 @@ export interface FieldContext {
   refs?: ReadonlyMap<string, Entity>;
   /** What the read-back showed (null for deletes): a field it lacked and nothing read before is unknown before. */
   readBack?: Entity | null;
+  /**
+   * For creates: per top-level field every entity no write touched holds, the one empty value some of them hold (see
+   * learn.ts `untouchedDefaults`): the app's default for a field a create's request may leave out.
+   */
+  defaults?: ReadonlyMap<string, unknown>;
+  /** The signed-in entities the recording shows (`GET /users/me`): their ids and the strings they hold. */
+  session?: readonly { id: string | number; strings: ReadonlySet<string> }[];
 }
 
 /** The rule of a field, or why none holds (and, for a nested field, its path: `guid.raw`). */
@@ -520,7 +527,12 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
       else holds = false;
     });
     if (!holds || sent === 0) continue;
-    const otherwise = fallback(absent, create);
+    const shown = path.length === 1 && create ? contexts[0]?.defaults : undefined;
+    // Every create sent it: when a request leaves it out, the value every untouched entity holds, not none.
+    const otherwise =
+      absent.length === 0 && shown?.has(path[0]!)
+        ? ({ kind: "constant", value: shown.get(path[0]!) } as const)
+        : fallback(absent, create);
     if (otherwise) valid.push({ ...rule, otherwise } as FieldRule);
   }
   // Highest + 1 in every create is a counter, or, seen once, a counter or a constant: never that constant.
@@ -533,8 +545,11 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
     const unproven = (r: FieldRule) =>
       seen.size <= 1 &&
       (r.kind === "copy" || (r.kind === "lookup" && !siblingKey(r.key, pointerOfPath(path))));
+    // Unless it is the signed-in entity's id, in a create that wrote that entity's strings too (`author_name`): the
+    // twin's one session gives it every time.
+    const signedIn = contexts.every((c, i) => !present[i] || sessionHeld(c, at(c.entity, path)));
     for (let i = valid.length - 1; i >= 0; i--)
-      if (valid[i]!.kind === "constant" || unproven(valid[i]!)) valid.splice(i, 1);
+      if ((valid[i]!.kind === "constant" && !signedIn) || unproven(valid[i]!)) valid.splice(i, 1);
   }
   const values = contexts.flatMap((c, i) => (present[i] ? [at(c.entity, path)] : []));
   const nested = path.length < MAX_DEPTH && present.every(Boolean) && structured(values);
@@ -588,6 +603,13 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
     reason: allExplained && contexts.length > 1 ? "conflicting_observations" : "unexplained_field",
     ...display,
   };
+}
+
+/** True when `v` is the id of a signed-in entity some other string of the written entity is a value of. */
+function sessionHeld(ctx: FieldContext, v: unknown): boolean {
+  if (typeof v !== "number" && typeof v !== "string") return false;
+  const strings = entityPointers(ctx).leaves.flatMap(([, x]) => (typeof x === "string" ? [x] : []));
+  return (ctx.session ?? []).some((s) => s.id === v && strings.some((x) => s.strings.has(x)));
 }
 
 /** True when every value is an object, or every value an array of one length (short enough to explain by item). */

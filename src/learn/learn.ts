@@ -31,6 +31,7 @@ import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
+import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
@@ -116,6 +117,31 @@ function acknowledgeWrites(
           changed: ack.changed,
         }),
       });
+  }
+  return out;
+}
+
+/**
+ * Per collection, each top-level field every entity the recording showed untouched by writes holds (at least two),
+ * with the one empty value (`""`, null, `[]`, `{}`, 0, false) some of them hold: what the app gives a field a
+ * create leaves unset, rather than no field at all (which no entity ever showed).
+ */
+const EMPTY = new Set(['""', "null", "[]", "{}", "0", "false"]);
+function untouchedDefaults(walk: WalkResult): Map<string, Map<string, unknown>> {
+  const touched = new Set(walk.writes.map((w) => `${w.target.collection.name}\u0000${w.id ?? ""}`));
+  const out = new Map<string, Map<string, unknown>>();
+  for (const [name, st] of walk.states) {
+    const untouched = [...st.lastKnown]
+      .filter(([id]) => !touched.has(`${name}\u0000${id}`))
+      .map(([, e]) => e);
+    if (untouched.length < 2) continue;
+    const fields = new Map<string, unknown>();
+    for (const k of Object.keys(untouched[0]!)) {
+      if (!untouched.every((e) => Object.hasOwn(e, k))) continue;
+      const empty = new Set(untouched.map((e) => JSON.stringify(e[k])).filter((t) => EMPTY.has(t)));
+      if (empty.size === 1) fields.set(k, JSON.parse([...empty][0]!));
+    }
+    if (fields.size > 0) out.set(name, fields);
   }
   return out;
 }
@@ -255,7 +281,9 @@ export function learn(
   const signIns = new Map<EndpointGroup, SignInKey>(
     groups.filter((g) => !targets.has(g.key) && isSignIn(g)).map((g) => [g, signInKey(g)]),
   );
-  const judged = judgeWrites(groups, targets, walk.writes, signIns, opts, warnings);
+  const session = sessionIdentities(groups, found).map((s) => ({ id: s.id, strings: s.strings }));
+  const defaults = untouchedDefaults(walk);
+  const judged = judgeWrites(groups, targets, walk.writes, signIns, { ...opts, session, defaults }, warnings);
   const acknowledged = acknowledgeWrites(judged, ordered);
   const validations = groups.filter((g) => isWriteMethod(g.method)).flatMap(learnValidations);
   const { collections, stateServed, seed, idSequences } = collectionStates(walk);

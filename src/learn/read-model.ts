@@ -21,6 +21,7 @@ import type { QueryRead } from "./query-hypotheses.js";
 import { type LearnedQuery, learnQueryRules, type RecordedQueryRead } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
 import { learnEnvelopeFields, learnTotalHeaders } from "./total-headers.js";
+import { readTime } from "./value-kinds.js";
 
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
@@ -116,18 +117,35 @@ const MAX_ORDERS = 8;
 /**
  * The list's default order among those every full list allowed (`insertion`, `field:<f>:<dir>`): the one under
  * which the query reads are explained best (a page of `?limit=1` shows which entity comes first), preferring
- * insertion order, then the id ascending, then by name, when the reads do not tell them apart.
+ * a field order a list proved (see `orderProofs`), then insertion order, then the id ascending, then by name, when the
+ * reads do not tell them apart.
  */
 function chooseOrder(
   st: CollectionState,
   reads: RecordedQueryRead<Observation>[],
 ): { order: string; learned: LearnedQuery<Observation> } {
   const cands = st.orderCandidates ?? new Set(["insertion"]);
+  // A field order a list proved (entities out of id order, strictly by the field) comes before insertion order.
+  // Of several the lists do not tell apart: a time first (newest or oldest first), then another field in the entity's
+  // own key order, the id last (it is what insertion order follows too).
+  const sample = st.entities.values().next().value ?? {};
+  const keys = Object.keys(sample);
+  const fieldOf = (x: string) => x.split(":")[1]!;
+  const kind = (x: string) =>
+    fieldOf(x) === st.col.idField ? 2 : readTime(sample[fieldOf(x)]) !== null ? 0 : 1;
+  const proven = [...cands]
+    .filter((x) => st.orderProofs.has(x))
+    .sort(
+      (a, b) => kind(a) - kind(b) || keys.indexOf(fieldOf(a)) - keys.indexOf(fieldOf(b)) || (a < b ? -1 : 1),
+    );
   const ranked = [
+    ...proven,
     ...["insertion", `field:${st.col.idField}:asc`, `field:${st.col.idField}:desc`].filter((x) =>
       cands.has(x),
     ),
-    ...[...cands].sort().filter((x) => x !== "insertion" && !x.startsWith(`field:${st.col.idField}:`)),
+    ...[...cands]
+      .sort()
+      .filter((x) => x !== "insertion" && !x.startsWith(`field:${st.col.idField}:`) && !proven.includes(x)),
   ];
   const first = ranked[0] ?? "insertion";
   let best = { order: first, learned: learnQueryRules(sortedReads(reads, first)) };

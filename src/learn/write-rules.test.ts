@@ -161,4 +161,39 @@ describe("write rules", () => {
       });
     });
   });
+
+  describe("a field every create sent, left out by a later request", () => {
+    const seed = [
+      { id: 1, name: "A", note: "Announcements" },
+      { id: 2, name: "B", note: "" },
+      { id: 3, name: "C", note: "" },
+    ];
+    const made = { id: 4, name: "D", note: "Meetups" };
+    const specs = (things: Record<string, unknown>[]): RecordSpec[] => [
+      list(things),
+      { method: "POST", path: "/api/things", status: 201, req: { name: "D", note: "Meetups" }, res: made },
+      { path: "/api/things/4", status: 200, res: made },
+    ];
+
+    it("defaults to the one empty value the entities no write touched hold", () => {
+      expect(fieldsOf(specs(seed), "post_things").note).toEqual({
+        kind: "from_request",
+        pointer: "/note",
+        otherwise: { kind: "constant", value: "" },
+      });
+    });
+
+    it("stays left out where the untouched entities hold two empty values, or one lacks the field", () => {
+      const two = [seed[0]!, seed[1]!, { ...seed[2]!, note: null }];
+      expect(fieldsOf(specs(two), "post_things").note).toEqual({
+        kind: "from_request",
+        pointer: "/note",
+        otherwise: { kind: "omit" },
+      });
+      const { note: _, ...bare } = seed[2]!;
+      expect(fieldsOf(specs([seed[0]!, seed[1]!, bare]), "post_things").note).toMatchObject({
+        otherwise: { kind: "omit" },
+      });
+    });
+  });
 });

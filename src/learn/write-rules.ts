@@ -22,6 +22,10 @@ import type { WriteTarget } from "./write-targets.js";
 export interface LearnOptions {
   /** How far (ms) a stamped time may be from the request's start to count as the clock. Default 120 000. */
   clockWindowMs: number;
+  /** The signed-in entities the recording shows (see session-identity.ts); none unless given. */
+  session?: FieldContext["session"];
+  /** Per collection, the defaults its untouched entities show (see `FieldContext.defaults`); none unless given. */
+  defaults?: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
 }
 
 /**
@@ -131,7 +135,12 @@ export function afterWrite(w: WriteObservation): Entity {
 }
 
 /** What each confirmed write offers to explain the fields of the entity it wrote. */
-function fieldContexts(target: WriteTarget, confirmed: WriteObservation[]): FieldContext[] {
+function fieldContexts(
+  target: WriteTarget,
+  confirmed: WriteObservation[],
+  session: FieldContext["session"] = [],
+  defaults: ReadonlyMap<string, unknown> | undefined = undefined,
+): FieldContext[] {
   const col = target.collection;
   return confirmed.map((w) => ({
     entity: target.kind === "delete" ? (w.pre ?? { [col.idField]: w.id }) : afterWrite(w),
@@ -154,6 +163,8 @@ function fieldContexts(target: WriteTarget, confirmed: WriteObservation[]): Fiel
     idSeenBefore: w.idSeenBefore,
     idField: col.idField,
     create: target.kind === "create",
+    session,
+    ...(defaults && target.kind === "create" ? { defaults } : {}),
   }));
 }
 
@@ -262,7 +273,12 @@ export function learnWrite(
   const judged = confirmedWrites(target, walked, base);
   if ("withheld" in judged) return no(judged.withheld);
   const { confirmed, target: written } = judged;
-  const contexts = fieldContexts(written, confirmed);
+  const contexts = fieldContexts(
+    written,
+    confirmed,
+    opts.session,
+    opts.defaults?.get(written.collection.name),
+  );
   const fields = fieldRules(written, confirmed, contexts, opts, base);
   if ("withheld" in fields) return no(fields.withheld);
   const answer = answerRule(written, confirmed, contexts, base);

@@ -1,0 +1,72 @@
+/**
+ * A list's default order: insertion order unless a full list proves a field's order — entities with integer ids
+ * listed out of ascending id order (the order an app numbering them in turn inserts them in), strictly by the field.
+ */
+import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs, list } from "../../test/support/learn-specs.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
+
+const term = (id: number, name: string, at: string) => ({ id, name, at });
+const create = (made: ReturnType<typeof term>): RecordSpec[] => [
+  { method: "POST", path: "/api/things", status: 201, req: { name: made.name }, res: made },
+  { path: `/api/things/${made.id}`, status: 200, res: made },
+];
+const orderOf = (specs: RecordSpec[]) => learnSpecs(specs).model.collections[0]!.list_order;
+
+describe("list order", () => {
+  it("sorts by a field a list proved, and serves a created entity in its place", () => {
+    const seed = [
+      term(2, "News", "2026-01-02T00:00:00Z"),
+      term(3, "Tutorials", "2026-01-03T00:00:00Z"),
+      term(1, "Uncategorized", "2026-01-01T00:00:00Z"),
+    ];
+    const { model, seed: state } = learnSpecs([
+      list(seed),
+      ...create(term(4, "Events", "2026-03-01T10:00:00Z")),
+    ]);
+    expect(model.collections[0]!.list_order).toEqual({ kind: "field", field: "name", direction: "asc" });
+    const ep = createEpisode(model, state, { episodeId: "o" });
+    handleRequest(model, ep, {
+      method: "POST",
+      path: "/api/things",
+      query: [],
+      headers: {},
+      body: { kind: "json", value: { name: "Releases" } },
+    });
+    const listed = handleRequest(model, ep, {
+      method: "GET",
+      path: "/api/things",
+      query: [],
+      headers: {},
+      body: null,
+    });
+    const names = (listed.body as { value: { name: string }[] }).value.map((t) => t.name);
+    expect(names).toEqual(["Events", "News", "Releases", "Tutorials", "Uncategorized"]);
+  });
+
+  it("of several orders a list proved, takes a time first (newest first), the id last", () => {
+    const seed = [term(2, "B", "2026-01-02T00:00:00Z"), term(1, "A", "2026-01-01T00:00:00Z")];
+    expect(orderOf([list(seed)])).toEqual({ kind: "field", field: "at", direction: "desc" });
+  });
+
+  it("keeps insertion order when the list is in ascending id order, however well a field's order also fits", () => {
+    const seed = [
+      term(1, "A", "2026-01-01T00:00:00Z"),
+      term(2, "B", "2026-01-02T00:00:00Z"),
+      term(3, "C", "2026-01-03T00:00:00Z"),
+    ];
+    expect(orderOf([list(seed), ...create(term(4, "D", "2026-03-01T10:00:00Z"))])).toEqual({
+      kind: "insertion",
+    });
+  });
+
+  it("never proves a field whose values tie (a constant sorts every way): newest id first is all it shows", () => {
+    const seed = [
+      { id: 2, name: "N", kind: "x" },
+      { id: 1, name: "N", kind: "x" },
+    ];
+    expect(orderOf([list(seed)])).toEqual({ kind: "field", field: "id", direction: "desc" });
+  });
+});
