@@ -57,18 +57,18 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   redmine: {
-    total: [18, 28],
+    total: [23, 28],
     tools: [
       ["delete_issues_by_id", 1, 1],
-      ["get_issues_by_id", 5, 7],
-      ["get_issues_json", 7, 10],
+      ["get_issues_by_id", 7, 7],
+      ["get_issues_json", 9, 10],
       ["get_projects_by_id", 2, 2],
       ["get_projects_json", 1, 1],
       ["get_projects_memberships_json_by_project_id", 0, 1],
       ["get_projects_versions_json_by_project_id", 0, 1],
       ["get_users_by_id", 0, 1],
       ["post_issues_json", 1, 2],
-      ["put_issues_by_id", 1, 2],
+      ["put_issues_by_id", 2, 2],
     ],
   },
   jupyter: {

@@ -38,7 +38,11 @@ export function twinRequestFor(rec: ApiRecord, ids: IdMap): TwinRequest {
       if (seg === "") return seg;
       const decoded = safeDecode(seg);
       const twin = ids.translateText(decoded);
-      return twin === decoded ? seg : encodeURIComponent(twin);
+      if (twin !== decoded) return encodeURIComponent(twin);
+      // An id with a file-type suffix after it (`5.json`), as learn's templates keep it: the id part is translated.
+      const suffixed = /^(.+?)(\.[A-Za-z][A-Za-z0-9]*)$/.exec(decoded);
+      const stem = suffixed ? ids.translateText(suffixed[1]!) : null;
+      return suffixed && stem !== suffixed[1] ? encodeURIComponent(`${stem}${suffixed[2]}`) : seg;
     })
     .join("/");
   const headers: Record<string, string> = {};

@@ -36,7 +36,7 @@ import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./set
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
-import { learnValidations } from "./validation-rules.js";
+import { learnValidations, requireValidatedFields } from "./validation-rules.js";
 import { withheld } from "./withheld-hint.js";
 import { assembleWriteRules } from "./write-rule-assembly.js";
 import { type LearnOptions, learnWrite, type WriteJudgement } from "./write-rules.js";
@@ -308,6 +308,7 @@ export function learn(
   // Item routes inferred from a sibling's confirmed pair, labelled so (inferred-routes.ts); none with infer: false.
   const inferred = infer ? inferItemRoutes(collections, recorded) : { collections, endpoints: recorded };
   const endpoints = inferred.endpoints;
+  requireValidatedFields(endpoints, validations);
   const unrecorded = findUnrecordedBodies(groups);
   warnings.push(...unrecorded.warnings);
 

@@ -191,4 +191,30 @@ describe("generalisations that must not outrun the evidence", () => {
     };
     expect(learnSpecs([...specs.slice(0, 4), other]).model.validations).toEqual([]);
   });
+
+  it("marks in the request schema only the field the app refused a request without (the tool's required input)", () => {
+    const specs: RecordSpec[] = [
+      list([thing(1, "A")]),
+      {
+        method: "POST",
+        path: "/api/things",
+        status: 201,
+        req: { title: "B", note: "n" },
+        res: thing(2, "B"),
+      },
+      { method: "POST", path: "/api/things", status: 201, req: { title: "C" }, res: thing(3, "C") },
+      list([thing(1, "A"), thing(2, "B"), thing(3, "C")]),
+      { method: "POST", path: "/api/things", status: 422, req: { note: "x" }, res: { missing: "title" } },
+    ];
+    const required = (s: RecordSpec[]) =>
+      (
+        learnSpecs(s).model.endpoints.find((e) => e.tool_name === "post_things")!.request_schema as {
+          required: string[];
+        }
+      ).required;
+    // `title`, which the failure lacked; never `note`, which one success left out.
+    expect(required(specs)).toEqual(["title"]);
+    // A refusal for another reason (401) proves nothing required: the schema is what the requests show.
+    expect(required(specs.map((s) => (s.status === 422 ? { ...s, status: 401 } : s)))).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@
  * successful request of the endpoint sent non-empty. The twin answers such a
  * request with the recorded status and body, before applying the write.
  */
-import type { ValidationRule } from "../model/model-schema.js";
+import type { Endpoint, ValidationRule } from "../model/model-schema.js";
 import { pathOfPointer, pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
@@ -115,4 +115,29 @@ function leaves(body: Body, at = "", depth = 0, out = new Map<string, unknown>()
 /** The last key of a pointer: the name an answer may give the field by. */
 function keyOf(pointer: string): string {
   return pathOfPointer(pointer).at(-1) ?? "";
+}
+
+interface ObjectSchema {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+
+/**
+ * Marks what the app requires as required in the endpoints' request schemas (the MCP tools' inputs): each field a
+ * validation rule (never a PATCH's `only_when_sent` one) shows the app refusing a request without, through a wrapped
+ * body's objects (`issue.subject`). A request schema alone requires only what every recorded request sent, and a
+ * recorded failure lacks exactly the field the app requires.
+ */
+export function requireValidatedFields(endpoints: Endpoint[], validations: ValidationRule[]): void {
+  const byTool = new Map(endpoints.map((e) => [e.tool_name, e]));
+  for (const v of validations) {
+    if (v.only_when_sent) continue;
+    let schema = byTool.get(v.tool_name)?.request_schema as ObjectSchema | null | undefined;
+    for (const key of pathOfPointer(v.pointer)) {
+      if (schema?.type !== "object" || !isObject(schema.properties?.[key])) break;
+      if (!(schema.required ?? []).includes(key)) schema.required = [...(schema.required ?? []), key].sort();
+      schema = schema.properties![key] as ObjectSchema;
+    }
+  }
 }
