@@ -7,9 +7,11 @@
  * always says what the finished rule does (definitions apart from the
  * runtime that executes them, as in mockttp).
  */
-import type { FieldRule, WriteRule } from "../model/model-schema.js";
+import type { FieldEntry, FieldRule, WriteRule } from "../model/model-schema.js";
+import { pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
+import { isRedirect } from "./redirect-location.js";
 import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-fields.js";
 
 /** A rule tree whose id sequences start where their counters continue (`sequence`, else the collection's). */
@@ -34,7 +36,10 @@ export function assembleWriteRules(
   const widened = widenSettable(served, targeted);
   return new Map(
     served.map((w) => {
-      const fields = (widened.get(w) ?? w.rule.fields).map((f) => ({
+      const own = widened.get(w) ?? w.rule.fields;
+      // After the widening: a field a create left unset proves nothing settable for another write.
+      const unset = w.target.kind === "create" ? unsetFields(own, w.group, w.target.collection.idField) : own;
+      const fields = unset.map((f) => ({
         field: f.field,
         rule: withStarts(f.rule, w.rule.collection, idSequences),
       }));
@@ -42,4 +47,39 @@ export function assembleWriteRules(
       return [w.group, { ...rule, explain: explainWrite(rule, w.group.method, w.group.template) }];
     }),
   );
+}
+
+/** The request bodies of an endpoint's successful observations. */
+function sentBodies(group: EndpointGroup): unknown[] {
+  return group.observations.flatMap((o) =>
+    ((o.status >= 200 && o.status < 300) || isRedirect(o.status)) &&
+    (o.request.kind === "json" || o.request.kind === "form")
+      ? [o.request.value]
+      : [],
+  );
+}
+
+/**
+ * A create's field every answer gave one empty value (`""` or null) and no successful request sent is one the client
+ * left unset: a request that sends it sets it (nothing recorded contradicts that), else it is the empty value. Its
+ * pointer sits where the rule's other request values do (`/issue/description` beside `/issue/subject`).
+ */
+export function unsetFields(fields: FieldEntry[], group: EndpointGroup, idField: string): FieldEntry[] {
+  const parents = new Set(
+    fields.flatMap((f) =>
+      f.rule.kind === "from_request" ? [f.rule.pointer.slice(0, f.rule.pointer.lastIndexOf("/"))] : [],
+    ),
+  );
+  const parent = parents.size === 1 ? [...parents][0]! : "";
+  const bodies = sentBodies(group);
+  return fields.map((f) => {
+    if (f.field === idField || f.rule.kind !== "constant" || (f.rule.value !== "" && f.rule.value !== null))
+      return f;
+    const pointer = `${parent}${pointerOf(f.field)}`;
+    if (bodies.some((b) => readPointer(b, pointer) !== undefined)) return f;
+    return {
+      field: f.field,
+      rule: { kind: "from_request", pointer, otherwise: { kind: "constant", value: f.rule.value } },
+    };
+  });
 }

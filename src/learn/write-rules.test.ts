@@ -196,4 +196,32 @@ describe("write rules", () => {
       });
     });
   });
+
+  describe("a create's field the client left unset", () => {
+    const create = (req: Record<string, unknown>, made: Record<string, unknown>): RecordSpec[] => [
+      list([{ id: 1, name: "A", note: "", kind: "tag" }]),
+      { method: "POST", path: "/api/things", status: 201, req, res: made },
+      { path: `/api/things/${made.id}`, status: 200, res: made },
+    ];
+
+    it("is taken from a request that sends it when every answer gave it empty and no request sent it", () => {
+      const fields = fieldsOf(
+        create({ name: "B" }, { id: 2, name: "B", note: "", kind: "tag" }),
+        "post_things",
+      );
+      expect([fields.note, fields.kind]).toEqual([
+        { kind: "from_request", pointer: "/note", otherwise: { kind: "constant", value: "" } },
+        // A value that is not empty is the app's, whatever a client might send.
+        { kind: "constant", value: "tag" },
+      ]);
+    });
+
+    it("stays the empty constant once a request sent it and the answer did not follow", () => {
+      const fields = fieldsOf(
+        create({ name: "B", note: "ignored" }, { id: 2, name: "B", note: "", kind: "tag" }),
+        "post_things",
+      );
+      expect(fields.note).toEqual({ kind: "constant", value: "" });
+    });
+  });
 });
