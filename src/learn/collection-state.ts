@@ -53,6 +53,16 @@ export class CollectionState {
     return this.col.parent ? String(e[this.col.parent.field]) : "";
   }
 
+  /** The highest integer id among the entities present now (deleted ones gone), or null. */
+  maxPresent(): number | null {
+    let max: number | null = null;
+    for (const e of this.entities.values()) {
+      const v = e[this.col.idField];
+      if (typeof v === "number" && Number.isInteger(v) && (max === null || v > max)) max = v;
+    }
+    return max;
+  }
+
   /** Notes an id as seen (for fresh-id checks and the id sequence). */
   noteId(value: unknown): void {
     if (typeof value === "number" && Number.isInteger(value))

@@ -34,6 +34,8 @@ export function explainRule(rule: FieldRule, field?: string): string {
       return `taken from the request body at ${rule.pointer}${otherwiseText(rule.otherwise)}`;
     }
     case "id_sequence":
+      if (rule.after === "present")
+        return `the highest integer id present + ${rule.step} (an id freed by deleting the highest is given again)`;
       return rule.sequence === undefined
         ? `the next integer id (from ${rule.start}, step ${rule.step}), after the highest ever seen`
         : `the next integer id of the ${rule.sequence} sequence (from ${rule.start}, step ${rule.step}), after the highest ever seen`;

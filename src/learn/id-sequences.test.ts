@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
 import { learnSpecs } from "../../test/support/learn-specs.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
 
 const get = (path: string, res: unknown): RecordSpec => ({ path, status: 200, res });
 const post = (path: string, req: unknown, res: unknown): RecordSpec => ({
@@ -78,5 +80,55 @@ describe("id sequences", () => {
       ],
     });
     expect(model.id_sequences).toEqual({ posts: 14 });
+  });
+
+  describe("an id freed by deleting the highest entity", () => {
+    const a = { id: 1, name: "a" };
+    const b = { id: 2, name: "b" };
+    /** Two things, a create of 3, its delete (read back 404), and a create answered `again`. */
+    const specs = (again: number): RecordSpec[] => [
+      get("/api/things", [a, b]),
+      post("/api/things", { name: "c" }, { id: 3, name: "c" }),
+      get("/api/things/3", { id: 3, name: "c" }),
+      { method: "DELETE", path: "/api/things/3", status: 204 },
+      { path: "/api/things/3", status: 404, res: { error: "not found" } },
+      post("/api/things", { name: "d" }, { id: again, name: "d" }),
+      get("/api/things", [a, b, { id: again, name: "d" }]),
+    ];
+    const idRule = (s: RecordSpec[]) =>
+      learnSpecs(s).model.write_rules.find((r) => r.tool_name === "post_things")!.fields[0]!.rule;
+
+    it("is given again where a create showed the app reusing it (the highest present + 1, 1 of none), and served so", () => {
+      const { model, seed } = learnSpecs(specs(3));
+      expect(model.write_rules.find((r) => r.tool_name === "post_things")!.fields[0]!.rule).toEqual({
+        kind: "id_sequence",
+        start: 1,
+        step: 1,
+        after: "present",
+      });
+      const ep = createEpisode(model, seed, { episodeId: "r" });
+      const send = (method: string, path: string, value?: unknown) =>
+        handleRequest(model, ep, {
+          method,
+          path,
+          query: [],
+          headers: {},
+          body: value === undefined ? null : { kind: "json", value },
+        });
+      expect(send("POST", "/api/things", { name: "e" }).body).toEqual({
+        kind: "json",
+        value: { id: 4, name: "e" },
+      });
+      send("DELETE", "/api/things/4");
+      expect(send("POST", "/api/things", { name: "f" }).body).toEqual({
+        kind: "json",
+        value: { id: 4, name: "f" },
+      });
+    });
+
+    it("is never given again where the app skipped it, nor where no create followed a delete of the highest", () => {
+      expect(idRule(specs(4))).toEqual({ kind: "id_sequence", start: 5, step: 1 });
+      expect(idRule(specs(3).slice(0, 3))).toEqual({ kind: "id_sequence", start: 4, step: 1 });
+    });
   });
 });

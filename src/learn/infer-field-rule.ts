@@ -40,6 +40,8 @@ export interface FieldContext {
   time: number | null;
   /** The highest integer id the collection had shown before the write (its sequence so far). */
   maxIntBefore: number | null;
+  /** For creates: the highest integer id among the collection's entities present before the write. */
+  maxPresentBefore?: number | null;
   /** For creates: the highest integer id each other collection had shown before it. */
   otherMax?: ReadonlyMap<string, number> | null;
   /** The collection written (names a sequence it shares with another). */
@@ -193,7 +195,7 @@ export function candidates(
       rule.kind === "constant"
         ? `constant:${json(rule.value)}`
         : rule.kind === "id_sequence"
-          ? `id_sequence:${rule.sequence ?? ""}`
+          ? `id_sequence:${rule.sequence ?? ""}:${rule.after ?? ""}`
           : json(rule);
     if (!cands.has(sig)) cands.set(sig, rule);
   };
@@ -245,10 +247,14 @@ export function candidates(
       if (v === Math.max(max, own) + 1 && ctx.collection !== undefined) {
         const [sequence] = [other, ctx.collection].sort();
         add({ kind: "id_sequence", start: v, step: 1, sequence });
-        if (max > own) proofs.add(`id_sequence:${sequence}`);
+        if (max > own) proofs.add(`id_sequence:${sequence}:`);
       }
     add({ kind: "id_sequence", start: (ctx.maxIntBefore ?? 0) + 1, step: 1 });
   }
+  // The highest present + 1: what an app reusing a freed id gives (it fits every create that freed none, too).
+  const present = ctx.maxPresentBefore ?? null;
+  if (top && ctx.create && f === ctx.idField && Number.isInteger(v) && present !== null && v === present + 1)
+    add({ kind: "id_sequence", start: 1, step: 1, after: "present" });
   // An update that gives a nested id-named field the collection's next id draws it from the same sequence (a revision).
   if (
     !ctx.create &&
@@ -461,6 +467,8 @@ function rank(rule: FieldRule, create: boolean, self: string, weak = false): num
   // A shared sequence every create confirmed beats the collection's own (which only says the ids grow).
   if (rule.kind === "id_sequence" && rule.sequence !== undefined)
     return PRIORITY.indexOf("id_sequence") - 0.1;
+  // Reuse of a freed id only where a create showed it: where both fit, the id never given twice.
+  if (rule.kind === "id_sequence" && rule.after === "present") return PRIORITY.indexOf("id_sequence") + 0.1;
   return PRIORITY.indexOf(rule.kind);
 }
 

@@ -30,6 +30,8 @@ export interface WriteObservation {
   /** The entity the write answered with (null when the answer carried none). */
   answered: Entity | null;
   maxIntBefore: number | null;
+  /** For creates: the highest integer id among the entities present before it (an id freed by a delete is not). */
+  maxPresentBefore: number | null;
   /** For creates: the highest integer id each other collection had shown before it (a sequence they may share). */
   otherMaxBefore: ReadonlyMap<string, number> | null;
   /**
@@ -365,6 +367,7 @@ class Walk {
       pre: id === null ? null : before(st, id),
       answered,
       maxIntBefore: st.maxInt,
+      maxPresentBefore: target.kind === "create" ? st.maxPresent() : null,
       otherMaxBefore: target.kind === "create" ? this.otherMax(st) : null,
       refs: this.referenced(st, o, answered),
       scopeMaxBefore:

@@ -16,7 +16,8 @@ import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-
 
 /** A rule tree whose id sequences start where their counters continue (`sequence`, else the collection's). */
 function withStarts(rule: FieldRule, collection: string, next: Readonly<Record<string, number>>): FieldRule {
-  if (rule.kind === "id_sequence") return { ...rule, start: next[rule.sequence ?? collection] ?? rule.start };
+  if (rule.kind === "id_sequence" && rule.after === undefined)
+    return { ...rule, start: next[rule.sequence ?? collection] ?? rule.start };
   if (rule.kind === "object")
     return {
       kind: "object",

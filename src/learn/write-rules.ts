@@ -155,6 +155,7 @@ function fieldContexts(
     pre: w.pre,
     time: w.obs.time,
     maxIntBefore: w.maxIntBefore,
+    maxPresentBefore: w.maxPresentBefore,
     otherMax: w.otherMaxBefore,
     collection: col.name,
     refs: w.refs,

@@ -333,7 +333,7 @@ export type FieldRule =
       otherwise: z.infer<typeof OtherwiseSchema>;
       settable_by?: string;
     }
-  | { kind: "id_sequence"; start: number; step: number; sequence?: string }
+  | { kind: "id_sequence"; start: number; step: number; sequence?: string; after?: "present" }
   | { kind: "uuid" }
   | {
       kind: "clock";
@@ -377,6 +377,12 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
        * collection's name when the two share one sequence (a tag created after a category takes the next id).
        */
       sequence: z.string().optional(),
+      /**
+       * `present`: the highest integer id the collection holds now + `step` (`start` when it holds none), so an id
+       * freed by deleting the highest entity is given again (SQLite's rowid); learned only where a create reused
+       * one. Absent: after the highest ever given (so older models read).
+       */
+      after: z.literal("present").optional(),
     }),
     z.strictObject({ kind: z.literal("uuid") }),
     z.strictObject({

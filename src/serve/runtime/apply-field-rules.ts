@@ -69,6 +69,17 @@ function child(old: unknown, key: string): unknown {
   return Object.hasOwn(old, key) ? (old as Record<string, unknown>)[key] : ABSENT;
 }
 
+/** The highest integer id the written collection holds now, or null when it holds none (see `after: present`). */
+function highestPresent(ctx: RuleContext): number | null {
+  const c = ctx.episode.state.collection(ctx.collection);
+  let max: number | null = null;
+  for (const e of c) {
+    const id = e[c.idField];
+    if (typeof id === "number" && Number.isInteger(id) && (max === null || id > max)) max = id;
+  }
+  return max;
+}
+
 function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
   switch (rule.kind) {
     case "from_request": {
@@ -76,6 +87,10 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
       return v !== undefined ? copyOf(v) : otherwise(rule.otherwise, old);
     }
     case "id_sequence": {
+      if (rule.after === "present") {
+        const highest = highestPresent(ctx);
+        return highest === null ? rule.start : highest + rule.step;
+      }
       const key = rule.sequence ?? ctx.collection;
       const next = ctx.episode.id_sequences[key] ?? rule.start;
       ctx.episode.id_sequences[key] = next + rule.step;
