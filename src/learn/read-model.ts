@@ -20,7 +20,7 @@ import { explainCollection } from "./explain.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { type LearnedQuery, learnQueryRules, type RecordedQueryRead } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
-import { learnEnvelopeFields, learnTotalHeaders } from "./total-headers.js";
+import { learnEnvelopeFields, learnLinkHeader, learnTotalHeaders } from "./total-headers.js";
 import { readTime } from "./value-kinds.js";
 
 /** The collection's model and which of its list reads the state serves. */
@@ -68,6 +68,12 @@ export function collectionModel(
           ]),
         )
       : [];
+  const linkHeader = learnLinkHeader(
+    c.list.observations.filter((o) => stateServed.has(o)),
+    queries,
+    { rules: learned.rules, default_filter: defaultFilter },
+    c.envelope.kind === "object" ? c.envelope.items_key : null,
+  );
   const misses = c.item?.observations.filter((o) => o.status === 404 || o.status === 410) ?? [];
   const nf = misses[0];
   const nfId = nf ? notFoundId(misses, c.item!.params.at(-1)!) : null;
@@ -90,6 +96,7 @@ export function collectionModel(
     ...(nfId !== null ? { not_found_id: nfId } : {}),
     ...(totalHeaders.length > 0 ? { total_headers: totalHeaders } : {}),
     ...(envelopeFields.length > 0 ? { envelope_fields: envelopeFields } : {}),
+    ...(linkHeader ? { link_header: linkHeader } : {}),
     query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };

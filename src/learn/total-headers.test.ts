@@ -103,3 +103,45 @@ describe("totals inside the list envelope", () => {
     expect(wrong.collections[0]!.envelope_fields).toBeUndefined();
   });
 });
+
+describe("the Link header of paged lists", () => {
+  const O = "http://127.0.0.1:4010";
+  const api = `<${O}/api-root>; rel="https://example.org/api"`;
+  const linked = (query: string, rows: unknown[], link: string): RecordSpec => ({
+    path: `/posts${query}`,
+    status: 200,
+    res: rows,
+    resHeaders: [{ name: "Link", value: link }],
+  });
+
+  it("keeps next/prev in step with the state, the app's other entries word for word", () => {
+    const { model, seed } = learnSpecs([
+      linked("", P, api),
+      linked("?per_page=2&page=1", P.slice(0, 2), `${api}, <${O}/posts?per_page=2&page=2>; rel="next"`),
+      linked("?per_page=2&page=2", P.slice(2), `${api}, <${O}/posts?per_page=2&page=1>; rel="prev"`),
+    ]);
+    expect(model.collections[0]!.link_header).toMatchObject({ page_param: "page", base: 1, origin: O });
+    const ep = createEpisode(model, seed, { episodeId: "l" });
+    const page = handleRequest(
+      model,
+      ep,
+      get("/posts", [
+        ["per_page", "1"],
+        ["page", "2"],
+      ]),
+    );
+    expect(page.headers.Link).toBe(
+      `${api}, <${O}/posts?per_page=1&page=1>; rel="prev", <${O}/posts?per_page=1&page=3>; rel="next"`,
+    );
+    expect(handleRequest(model, ep, get("/posts")).headers.Link).toBe(api);
+  });
+
+  it("is rejected when one read's link is not the request's own URL with the page set (another order)", () => {
+    const { model } = learnSpecs([
+      linked("", P, api),
+      linked("?per_page=2&page=1", P.slice(0, 2), `${api}, <${O}/posts?page=2&per_page=2>; rel="next"`),
+      linked("?per_page=2&page=2", P.slice(2), `${api}, <${O}/posts?page=1&per_page=2>; rel="prev"`),
+    ]);
+    expect(model.collections[0]!.link_header).toBeUndefined();
+  });
+});

@@ -6,6 +6,8 @@
  * answers every match) — is kept, so serve's answers keep it in step with the state. A header some
  * read lacks, or one value that fits neither, keeps nothing.
  */
+
+import { renderLink } from "../model/link-header.js";
 import type { Collection, Entity } from "../model/model-schema.js";
 import { pageCount } from "../model/page-count.js";
 import { planQuery, runQueryPlan } from "../model/query-plan.js";
@@ -23,6 +25,9 @@ interface Measured {
   headers: Map<string, { name: string; n: number }>;
   body: unknown;
   query: [string, string][];
+  /** The request's URL as recorded, and its `Link` answer header (null when none). */
+  url: string;
+  link: string | null;
 }
 
 /** Per state-served list read, what it measured; null when one cannot be measured. */
@@ -60,6 +65,8 @@ function measured(
       headers,
       body: o.response.kind === "json" ? o.response.value : undefined,
       query: o.query,
+      url: o.record.request.url,
+      link: o.record.response?.headers.find((h) => h.name.toLowerCase() === "link")?.value ?? null,
     });
   }
   return out;
@@ -181,4 +188,78 @@ export function learnEnvelopeFields(
     if (fields.some((f) => f.of !== "constant")) out.push(...fields);
   }
   return out;
+}
+
+type LinkHeader = NonNullable<Collection["link_header"]>;
+type LinkRel = "next" | "prev" | "first" | "last";
+const RELS = new Set<string>(["next", "prev", "first", "last"]);
+
+/** A `Link` header's entries, each with its URL and rel. */
+function entries(value: string): { text: string; url: string; rel: string }[] {
+  return value
+    .split(/,\s*(?=<)/)
+    .map((text) => text.trim())
+    .map((text) => {
+      const m = /^<([^>]*)>.*?;\s*rel="?([^";]+)"?/.exec(text);
+      return { text, url: m?.[1] ?? "", rel: m?.[2] ?? "" };
+    });
+}
+
+/**
+ * The `Link` header of paged lists (`rel="next"`, `prev`, `first`, `last`), learned by hypothesis: in every
+ * state-served list read it is the same entries in one order, the other rels word for word, and each paging rel
+ * the request's own URL with the page parameter (the collection's confirmed `page` rule) set to the page it points
+ * at, present exactly when that page exists (`next` before the last page, `prev` after the first). Rejected when
+ * one read differs in anything (its URL's parameter order, a missing `next`): then no Link is sent, as before.
+ */
+export function learnLinkHeader(
+  reads: Observation[],
+  queries: Map<Observation, QueryRead>,
+  query: Query,
+  itemsKey: string | null,
+): LinkHeader | null {
+  const page = query.rules.find((r) => r.kind === "page" && r.path.length === 1);
+  if (page?.kind !== "page") return null;
+  const rows = measuredReads(reads, queries, query, itemsKey);
+  if (!rows || rows.some((r) => r.link === null)) return null;
+  // Every read's entries merged in their order (a first page shows `next`, a last one `prev`).
+  const origin = new URL(rows[0]!.url).origin;
+  const slots: LinkHeader["slots"] = [];
+  const keyOf = (e: { text: string; rel: string }) => (RELS.has(e.rel) ? `rel:${e.rel}` : `text:${e.text}`);
+  const keys: string[] = [];
+  for (const r of rows) {
+    let at = 0;
+    for (const e of entries(r.link!)) {
+      const key = keyOf(e);
+      const found = keys.indexOf(key);
+      if (found >= 0) {
+        at = found + 1;
+        continue;
+      }
+      keys.splice(at, 0, key);
+      slots.splice(
+        at,
+        0,
+        RELS.has(e.rel)
+          ? { rel: e.rel as LinkRel, format: e.text.replace(`<${e.url}>`, "<{url}>") }
+          : { text: e.text },
+      );
+      at++;
+    }
+  }
+  if (!slots.some((s) => "rel" in s)) return null;
+  const link: LinkHeader = { name: "Link", page_param: page.path[0]!, base: page.base, origin, slots };
+  for (const r of rows) {
+    const url = new URL(r.url);
+    if (url.origin !== origin) return null;
+    const rendered = renderLink(link, url.pathname, r.query, r.total, r.limit);
+    if (
+      rendered !==
+      entries(r.link!)
+        .map((e) => e.text)
+        .join(", ")
+    )
+      return null;
+  }
+  return link;
 }

@@ -247,6 +247,25 @@ export const CollectionSchema = z.strictObject({
    */
   total_headers: z.array(z.strictObject({ name: z.string(), of: z.enum(["total", "pages"]) })).optional(),
   /**
+   * The `Link` header of paged lists (src/learn/total-headers.ts): `slots` in the app's order — an entry sent word
+   * for word (`text`), or a paging rel whose `format` holds `{url}`: the request's URL (`origin` + path + query) with
+   * `page_param` set to the page it points at (`base` is the first page). Absent when none (so older models read).
+   */
+  link_header: z
+    .strictObject({
+      name: z.string(),
+      page_param: z.string(),
+      base: z.number().int(),
+      origin: z.string(),
+      slots: z.array(
+        z.union([
+          z.strictObject({ text: z.string() }),
+          z.strictObject({ rel: z.enum(["next", "prev", "first", "last"]), format: z.string() }),
+        ]),
+      ),
+    })
+    .optional(),
+  /**
    * Totals inside the list envelope under an object key (`/meta/pagination/total`, RFC 6901 pointers into the
    * answer): `total` (matches before the page), `pages` (the page count) and the `constant` leaves beside them,
    * kept in step with the state (src/learn/total-headers.ts). Absent when none (so older models read).

@@ -7,6 +7,7 @@
  */
 import { listedView } from "../../model/collection-query.js";
 import { countEntities } from "../../model/count-read.js";
+import { renderLink } from "../../model/link-header.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
 import { renameId } from "../../model/not-found.js";
 import { pageCount } from "../../model/page-count.js";
@@ -114,10 +115,11 @@ export function listRead(
   params: Record<string, string>,
   query: [string, string][],
   rule: string,
+  path = "",
 ): TwinResponse {
   if (wholeInOrder(c, params, query)) {
     const { rows, total } = pageInPlace(c, list, query);
-    return listAnswer(c, rows, total, rule, query, legacyLimit(c, query));
+    return listAnswer(c, rows, total, rule, query, legacyLimit(c, query), path);
   }
   let rows = selected(list, c, params, query);
   if (c.list_order.kind === "field") {
@@ -132,7 +134,7 @@ export function listRead(
     const limit = nonNegativeInt(queryValue(query, c.pagination.limit_param));
     rows = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
-  return listAnswer(c, rows, total, rule, query, legacyLimit(c, query));
+  return listAnswer(c, rows, total, rule, query, legacyLimit(c, query), path);
 }
 
 /**
@@ -145,6 +147,8 @@ export function queryRead(
   params: Record<string, string>,
   query: [string, string][],
   rule: string,
+  /** The request's path, for a `Link` header (none without it). */
+  path = "",
 ): TwinResponse | { unlearned: string[]; why: string | null } {
   const leaves = queryLeaves(query);
   const unscoped = !c.tree && (!c.parent || params[c.parent.param] === undefined);
@@ -160,12 +164,12 @@ export function queryRead(
     // The collection in its own order, paged: the page is read in place, never the whole collection copied.
     const end = plan.limit === null ? undefined : plan.offset + plan.limit;
     const page = runQueryPlan({ ...plan, offset: 0, limit: null }, list.slice(plan.offset, end));
-    if (!("ambiguous" in page)) return listAnswer(c, page.rows, list.size, rule, query, plan.limit);
+    if (!("ambiguous" in page)) return listAnswer(c, page.rows, list.size, rule, query, plan.limit, path);
   }
   rows ??= [...list.values()];
   const ran = runQueryPlan(plan, rows);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
-  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit);
+  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit, path);
 }
 
 /** Answers a count read (`c.counts`) from the state: how many entities a plain list would show under the query. */
@@ -228,6 +232,7 @@ function listAnswer(
   rule: string,
   query: [string, string][] = [],
   limit: number | null = null,
+  path = "",
 ): TwinResponse {
   // The list's own view of an entity (fields it leaves out, fields it shows as null), without what only writes show.
   const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
@@ -256,6 +261,8 @@ function listAnswer(
   const headers: Record<string, string> = { ...JSON_HEADERS };
   for (const h of c.total_headers ?? [])
     headers[h.name] = String(h.of === "total" ? total : pageCount(total, limit));
+  if (c.link_header && path !== "")
+    headers[c.link_header.name] = renderLink(c.link_header, path, query, total, limit);
   return {
     status: 200,
     headers,

@@ -42,7 +42,7 @@ function serveFromState(
   if (!c) return null;
   const list = episode.state.collection(c.name);
   if (ep.kind === "list" && c.query) {
-    const read = queryRead(c, list, m.params, req.query, ep.tool_name);
+    const read = queryRead(c, list, m.params, req.query, ep.tool_name, req.path);
     if (!("unlearned" in read)) return read;
     const hit = findReplay(model, req);
     return hit
@@ -69,7 +69,7 @@ function serveFromState(
         : explainUnlearnedQuery(req, ep, unknown, replayVariants(model, ep.tool_name));
     }
     return ep.kind === "list"
-      ? listRead(c, list, m.params, req.query, ep.tool_name)
+      ? listRead(c, list, m.params, req.query, ep.tool_name, req.path)
       : itemRead(c, list, m.params, m.route.params[m.route.params.length - 1] ?? "", ep.tool_name);
   }
   const count = c.counts?.find((k) => k.tool_name === ep.tool_name);
