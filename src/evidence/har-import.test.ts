@@ -117,6 +117,20 @@ describe("harToEvidence", () => {
     }
   });
 
+  it("never quotes a log.version that is no version number (it may be anything, a secret too)", () => {
+    const secret = "Hx7 k/q+r&Tz9!";
+    try {
+      harToEvidence(har([], secret), opts);
+      expect.unreachable();
+    } catch (e) {
+      const messages = (e as DocumentError).issues.map((i) => i.message);
+      expect(messages[0]).toBe(
+        "rec.har: log.version is a text that is no version number (14 characters); apptwin reads HAR 1.2 (and 1.1)",
+      );
+      expect(messages.join("\n")).not.toContain(secret);
+    }
+  });
+
   it("names a document that is not a HAR at all", () => {
     expect(() => harToEvidence({ foo: 1 }, opts)).toThrow("rec.har: log must be of type object");
   });

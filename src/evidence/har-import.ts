@@ -159,7 +159,12 @@ function parseHar(har: unknown, file: string, found: readonly Issue[]): Har {
     issues.push({
       code: "unsupported_version",
       path: "log.version",
-      message: `${file}: log.version is ${JSON.stringify(parsed.data.log.version)}; apptwin reads HAR 1.2 (and 1.1)`,
+      // a version number is quoted; any other text is not (it may be anything, a secret too)
+      message: `${file}: log.version is ${
+        /^\d{1,3}(?:\.\d{1,3}){0,2}$/.test(parsed.data.log.version)
+          ? JSON.stringify(parsed.data.log.version)
+          : `a text that is no version number (${parsed.data.log.version.length} characters)`
+      }; apptwin reads HAR 1.2 (and 1.1)`,
     });
   }
   if (parsed.data.log.entries.length === 0) {

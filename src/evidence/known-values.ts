@@ -14,7 +14,9 @@ import {
   encodedRunAround,
   escapeRegExp,
   jwtPayloads,
+  unwrappedView,
   wholeValueForms,
+  wrappedRunAround,
 } from "../util/encoded-value.js";
 import type { Found } from "./split-values.js";
 
@@ -152,6 +154,22 @@ export function compileKnown(entries: [string, string][], fold: boolean): KnownM
         const [s, e] = view.original(m.start, m.end);
         const [start, end] = encodedRunAround(input, s, e);
         found.push({ ...m, start, end });
+      }
+    }
+    if (whole !== null) {
+      // base64 or hex wrapped over lines (MIME, PEM): searched with the breaks taken out
+      for (const base of [
+        { text: input, original: (s: number, e: number): [number, number] => [s, e] },
+        ...views,
+      ]) {
+        const unwrapped = unwrappedView(base.text);
+        if (unwrapped === null) continue;
+        for (const m of matches(unwrapped.text, whole, minLength)) {
+          const [bs, be] = unwrapped.original(m.start, m.end);
+          const [s, e] = base.original(bs, be);
+          const [start, end] = wrappedRunAround(input, s, e);
+          found.push({ ...m, start, end });
+        }
       }
     }
     if (depth > 0) {

@@ -118,3 +118,40 @@ describe("redaction: the secret in another encoding", () => {
     expect(r.redactText(plain)).toBe(plain);
   });
 });
+
+describe("redaction: base64 wrapped over lines (MIME, PEM, Python's base64.encodebytes)", () => {
+  const LONG = "Hx7 k/q+r&Tz9é! and more of the secret, long enough to wrap at 76";
+  const wrapped = (s: string, every: number, eol: string) =>
+    (
+      Buffer.from(s, "utf8")
+        .toString("base64")
+        .match(new RegExp(`.{1,${every}}`, "g")) ?? []
+    ).join(eol);
+  const r = () => createRedactor({ secrets: [{ id: "pw", value: LONG }] });
+
+  for (const [name, eol] of [
+    ["LF", "\n"],
+    ["CRLF", "\r\n"],
+  ] as const) {
+    it(`finds it wrapped every 20 and every 76 characters with ${name}, in text and in JSON`, () => {
+      for (const every of [20, 76]) {
+        const encoded = wrapped(LONG, every, eol);
+        expect(encoded).toContain(eol);
+        const text = r().redactText(`before\n${encoded}\nafter`);
+        expect(text).toBe(`before\n${MARKER}\nafter`);
+        const body = r().redactBody(json({ blob: encoded, other: "kept" }))?.text ?? "";
+        const parsed = JSON.parse(body);
+        expect(parsed).toEqual({ blob: MARKER, other: "kept" });
+        for (const line of encoded.split(eol).filter((l) => l.length >= 8)) expect(body).not.toContain(line);
+      }
+    });
+  }
+
+  it("leaves wrapped base64 of other bytes, and the lines around it, as they were", () => {
+    const other = wrapped("nothing secret in here, only a long enough text to wrap", 20, "\n");
+    const text = `line one\n${other}\nline two`;
+    expect(r().redactText(text)).toBe(text);
+    const body = JSON.stringify({ blob: other });
+    expect(r().redactBody(json({ blob: other }))?.text).toBe(body);
+  });
+});

@@ -197,6 +197,48 @@ export function decodedView(text: string, rounds = 4): DecodedView {
   return decodedViews(text, "all", rounds).at(-1) ?? { text, original: (start, end) => [start, end] };
 }
 
+/** A line break inside a run of base64 or hex: what MIME, PEM and `base64.encodebytes` wrap lines with. */
+const WRAP_BREAK = /(?<=[A-Za-z0-9+/_=-])(?:\r?\n|\\r\\n|\\n)+(?=[A-Za-z0-9+/_=-])/g;
+
+/**
+ * The text with every line break inside a base64 or hex run removed (a
+ * real break, or a JSON `\n` escape of one), and the way back: base64
+ * written wrapped every 64 or 76 characters is then one run, whose whole
+ * forms are found as in an unwrapped text. Null when there is no such break.
+ */
+export function unwrappedView(text: string): DecodedView | null {
+  const steps: Step[] = [];
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(WRAP_BREAK)) {
+    out += text.slice(last, m.index);
+    steps.push({ d: out.length, dLen: 0, o: m.index, oLen: m[0].length });
+    last = m.index + m[0].length;
+  }
+  if (steps.length === 0) return null;
+  out += text.slice(last);
+  return { text: out, original: (start, end) => mapRange(steps, start, end) };
+}
+
+/**
+ * The run of base64 or hex around a range that spans wrapped lines: the
+ * range widened on its first and last line only (the lines before and after
+ * are other bytes of the blob, or the text around it), never taking a line
+ * break or half of its JSON escape.
+ */
+export function wrappedRunAround(text: string, start: number, end: number): [number, number] {
+  const inRun = (i: number) => {
+    const c = text[i];
+    if (c === undefined || !/[A-Za-z0-9+/_%=-]/.test(c)) return false;
+    return !((c === "n" || c === "r") && text[i - 1] === "\\");
+  };
+  let s = start;
+  let e = end;
+  while (s > 0 && inRun(s - 1)) s--;
+  while (e < text.length && text[e] !== "\\" && inRun(e)) e++;
+  return [s, e];
+}
+
 /** The base64 characters of `text` that only the bytes of `value` decide, when `value` starts `skip` bytes in. */
 function base64Core(value: Buffer, skip: number, alphabet: "base64" | "base64url"): string {
   const encoded = Buffer.concat([Buffer.alloc(skip), value]).toString(alphabet);
