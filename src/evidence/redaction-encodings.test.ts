@@ -23,6 +23,13 @@ function json(value: unknown): Body {
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 const b64url = (s: string) => Buffer.from(s, "utf8").toString("base64url");
 const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
+const hexDump = (s: string, sep: string) => (hex(s).match(/../g) ?? []).join(sep);
+/** RFC 4648 base32 without padding, written here independently of the redactor's. */
+function base32(s: string): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const bits = [...Buffer.from(s, "utf8")].map((b) => b.toString(2).padStart(8, "0")).join("");
+  return (bits.match(/.{1,5}/g) ?? []).map((c) => alphabet[Number.parseInt(c.padEnd(5, "0"), 2)]).join("");
+}
 const entities = (s: string, radix: 10 | 16) =>
   [...s].map((c) => `&#${radix === 16 ? "x" : ""}${c.codePointAt(0)?.toString(radix)};`).join("");
 
@@ -52,6 +59,12 @@ describe("redaction: the secret in another encoding", () => {
     ],
     ["JSON-escaped slash", "a b\\/c+d&e"],
     ["JavaScript \\x escapes", [...SECRET].map((c) => `\\x${c.charCodeAt(0).toString(16)}`).join("")],
+    ["base64 of its UTF-16LE bytes (.NET, PowerShell)", Buffer.from(SECRET, "utf16le").toString("base64")],
+    ["hex of its UTF-16LE bytes", Buffer.from(SECRET, "utf16le").toString("hex")],
+    ["base32 (RFC 4648)", base32(SECRET)],
+    ["lower-case base32, inside a longer base32 text", base32(`xy${SECRET}z`).toLowerCase()],
+    ["a hex dump, bytes separated by spaces", hexDump(SECRET, " ")],
+    ["upper-case hex bytes separated by colons", hexDump(SECRET, ":").toUpperCase()],
   ];
 
   for (const [name, encoded] of cases) {

@@ -270,13 +270,54 @@ export function wholeValueForms(value: string): string[] {
     for (const skip of [0, 1, 2])
       for (const alphabet of ["base64", "base64url"] as const) out.add(base64Core(bytes, skip, alphabet));
   }
-  const hex = Buffer.from(value, "utf8").toString("hex");
-  out.add(hex);
-  out.add(hex.toUpperCase());
+  const utf8 = Buffer.from(value, "utf8");
+  // UTF-16LE (what .NET and PowerShell encode strings as) in base64 and hex
+  const utf16 = Buffer.from(value, "utf16le");
+  for (const skip of [0, 1, 2])
+    for (const alphabet of ["base64", "base64url"] as const) out.add(base64Core(utf16, skip, alphabet));
+  // base32 (RFC 4648: TOTP secrets, some token formats), either case, at each of the five byte alignments
+  for (const skip of [0, 1, 2, 3, 4]) {
+    const core = base32Core(utf8, skip);
+    out.add(core);
+    out.add(core.toLowerCase());
+  }
+  for (const bytes of [utf8, utf16]) {
+    const hex = bytes.toString("hex");
+    out.add(hex);
+    out.add(hex.toUpperCase());
+  }
+  // hex dumps: bytes separated by a space or a colon, either case
+  const pairs = utf8.toString("hex").match(/../g) ?? [];
+  for (const sep of [" ", ":"]) {
+    out.add(pairs.join(sep));
+    out.add(pairs.join(sep).toUpperCase());
+  }
   return [...out].filter((f) => f.length >= 8);
 }
 
-/** The run of base64 (either alphabet, percent-encoded or not) or hex around [start, end) of a text. */
+const BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+/** The base32 characters (RFC 4648, no padding) that only the bytes of `value` decide, when it starts `skip` bytes in. */
+function base32Core(value: Buffer, skip: number): string {
+  const bytes = Buffer.concat([Buffer.alloc(skip), value]);
+  let bits = 0;
+  let acc = 0;
+  let encoded = "";
+  for (const byte of bytes) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      encoded += BASE32[(acc >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+    acc &= (1 << bits) - 1;
+  }
+  const first = Math.ceil((8 * skip) / 5);
+  const last = Math.floor((8 * (skip + value.length)) / 5);
+  return encoded.slice(first, last);
+}
+
+/** The run of base64 (either alphabet, percent-encoded or not), base32 or hex around [start, end) of a text. */
 export function encodedRunAround(text: string, start: number, end: number): [number, number] {
   const inRun = (c: string | undefined) => c !== undefined && /[A-Za-z0-9+/_%=-]/.test(c);
   let s = start;
