@@ -9,6 +9,7 @@ import type { Model, Replay, ReplayEmbed, WriteRule } from "../../model/model-sc
 import { sortEntities } from "../../model/query-language.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
 import { episodeChanges } from "./diff-state.js";
+import { explainedAnswer } from "./explain-miss.js";
 import type { Episode, StateChange, TwinResponse } from "./twin-types.js";
 
 type Json = Record<string, unknown>;
@@ -99,25 +100,21 @@ function stale(replay: Replay, em: ReplayEmbed, ch: StateChange, model: Model): 
     .map((w) => w.tool_name)
     .sort();
   const by = writes.length > 0 ? ` (by ${writes.join(" or ")})` : "";
-  return {
-    status: 409,
-    headers: { "content-type": "application/json" },
-    body: {
-      kind: "json",
-      value: {
-        error: "stale_replay",
-        message: `${asked} is answered from the recording, and its recorded answer embeds ${em.collection}; this episode has since ${ch.kind} ${em.collection} ${ch.id}${by}, so the recorded answer is out of date and apptwin does not send it.`,
-        request: asked,
-        collection: em.collection,
-        change: { kind: ch.kind, id: ch.id },
-        writes,
-        why: em.explain,
-        hint: `Record ${asked} again after such a write (so its answer follows the state through a change), then rebuild the bundle.`,
-      },
+  return explainedAnswer(
+    409,
+    {
+      error: "stale_replay",
+      message: `${asked} is answered from the recording, and its recorded answer embeds ${em.collection}; this episode has since ${ch.kind} ${em.collection} ${ch.id}${by}, so the recorded answer is out of date and apptwin does not send it.`,
+      request: asked,
+      collection: em.collection,
+      change: { kind: ch.kind, id: ch.id },
+      writes,
+      why: em.explain,
+      hint: `Record ${asked} again after such a write (so its answer follows the state through a change), then rebuild the bundle.`,
     },
-    served_by: "miss",
-    rule: replay.tool_name,
-  };
+    "miss",
+    replay.tool_name,
+  );
 }
 
 /**

@@ -28,23 +28,18 @@ export function explainMiss(
   const value: Record<string, unknown> = { error: "no_route", message, request: asked, nearest };
   if (detail) value.recorded = detail.recorded;
   value.routes = routeLabels(model);
-  return {
-    status: 404,
-    headers: { "content-type": "application/json" },
-    body: { kind: "json", value },
-    served_by: "miss",
-    rule: null,
-  };
+  return explainedAnswer(404, value, "miss", null);
 }
 
-/** A 501 with a JSON body that says why the twin does not answer. */
-function explained501(
+/** An answer with a JSON body that says why the twin does not answer as the app would (a 404, 409 or 501). */
+export function explainedAnswer(
+  status: number,
   value: Record<string, unknown>,
   served_by: TwinResponse["served_by"],
-  rule: string,
+  rule: string | null,
 ): TwinResponse {
   return {
-    status: 501,
+    status,
     headers: { "content-type": "application/json" },
     body: { kind: "json", value },
     served_by,
@@ -57,7 +52,8 @@ export function explainWithheld(endpoint: Endpoint): TwinResponse {
   const reason = endpoint.withheld?.reason ?? "not_served";
   const hint =
     endpoint.withheld?.hint ?? "Record this request and read its effect back, then rebuild the bundle.";
-  return explained501(
+  return explainedAnswer(
+    501,
     {
       error: "not_served",
       message: `apptwin does not serve ${endpoint.method} ${endpoint.template}: the recording did not prove its effect (${reason}).`,
@@ -71,7 +67,8 @@ export function explainWithheld(endpoint: Endpoint): TwinResponse {
 
 /** The 501 for a write whose rules would give the new or moved entity an id another one holds. */
 export function explainIdTaken(collection: string, tool: string, id: string): TwinResponse {
-  return explained501(
+  return explainedAnswer(
+    501,
     {
       error: "id_taken",
       message: `${tool} would give the ${collection} entity the id ${JSON.stringify(id)}, which another one holds; the recording never showed what the app answers then`,
@@ -122,22 +119,18 @@ export function explainUnlearnedQuery(
             : `the recording sent "${name}" (${seen.map((v) => JSON.stringify(v)).join(", ")}) but no confirmed rule (filter, search, sort, page, projection, no effect) fits this value`,
     };
   });
-  return {
-    status: 501,
-    headers: { "content-type": "application/json" },
-    body: {
-      kind: "json",
-      value: {
-        error: "unlearned_query",
-        message: `${asked} holds query parameter${params.length === 1 ? "" : "s"} ${names} whose meaning the recording never confirmed, and this exact request was not recorded; apptwin does not guess an answer.`,
-        request: asked,
-        route: `${endpoint.method} ${endpoint.template}`,
-        unlearned,
-        hint: `Record reads of ${endpoint.method} ${endpoint.template} with ${names} (several values, at least one that leaves something out), after a read of it without them, so learning can confirm the meaning against the state; then rebuild the bundle.`,
-        recorded,
-      },
+  return explainedAnswer(
+    501,
+    {
+      error: "unlearned_query",
+      message: `${asked} holds query parameter${params.length === 1 ? "" : "s"} ${names} whose meaning the recording never confirmed, and this exact request was not recorded; apptwin does not guess an answer.`,
+      request: asked,
+      route: `${endpoint.method} ${endpoint.template}`,
+      unlearned,
+      hint: `Record reads of ${endpoint.method} ${endpoint.template} with ${names} (several values, at least one that leaves something out), after a read of it without them, so learning can confirm the meaning against the state; then rebuild the bundle.`,
+      recorded,
     },
-    served_by: "miss",
-    rule: endpoint.tool_name,
-  };
+    "miss",
+    endpoint.tool_name,
+  );
 }

@@ -12,6 +12,7 @@
  */
 import type { Model, Replay, ReplayResponse } from "../../model/model-schema.js";
 import { bodyObject } from "./apply-field-rules.js";
+import { explainedAnswer } from "./explain-miss.js";
 import { readPointer } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse, TwinResponseBody } from "./twin-types.js";
 
@@ -173,22 +174,18 @@ function unrecordedVariant(replay: Replay): TwinResponse {
   const said = recorded
     .map((r) => `${r.header} (${r.recorded.map((v) => JSON.stringify(v)).join(", ")})`)
     .join("; ");
-  return {
-    status: 501,
-    headers: { "content-type": "application/json" },
-    body: {
-      kind: "json",
-      value: {
-        error: "unrecorded_variant",
-        message: `${asked} answers in another shape for each value of ${said} it was recorded with; this request sent another value, and apptwin does not guess that answer.`,
-        request: asked,
-        headers: recorded,
-        hint: `Send one of the recorded values, or record ${asked} with this one, then rebuild the bundle.`,
-      },
+  return explainedAnswer(
+    501,
+    {
+      error: "unrecorded_variant",
+      message: `${asked} answers in another shape for each value of ${said} it was recorded with; this request sent another value, and apptwin does not guess that answer.`,
+      request: asked,
+      headers: recorded,
+      hint: `Send one of the recorded values, or record ${asked} with this one, then rebuild the bundle.`,
     },
-    served_by: "miss",
-    rule: replay.tool_name,
-  };
+    "miss",
+    replay.tool_name,
+  );
 }
 
 /** Answers from a replay, advancing the episode's cursor (the last answer repeats). */
