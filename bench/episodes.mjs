@@ -24,7 +24,7 @@ import { dirname, join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { firstLine, items, writeMixRequests } from "./lib/bench-servers.mjs";
+import { firstLine, items, itemsTwinBundle, writeMixRequests } from "./lib/bench-servers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = process.env.BENCH_ROOT ?? join(here, "..");
@@ -43,17 +43,7 @@ const JSON_HEADERS = { "content-type": "application/json" };
 /** Child: the twin over `n` items (the items app's model as learned from its recording). */
 async function twinChild(n, maxEpisodes, journalCapacity) {
   const { createTwinServer } = await import(join(root, "dist/serve/http/twin-http-server.js"));
-  const { learnModel } = await import(join(root, "dist/bundle/learn-model.js"));
-  const { readEvidence } = await import(join(root, "dist/evidence/evidence-io.js"));
-  const { model } = learnModel(await readEvidence(join(root, "test/fixtures/evidence/items.capture.json")));
-  model.id_sequences.items = n + 1;
-  const bundle = {
-    manifest: { name: "bench", assets: [] },
-    model,
-    seed: { collections: { items: items(n) } },
-    tools: [],
-    assetsDir: null,
-  };
+  const bundle = await itemsTwinBundle(root, n);
   const twin = createTwinServer(bundle, { maxEpisodes, journalCapacity });
   const url = await twin.listen(0, "127.0.0.1");
   serveRss();

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { firstLine, items } from "./lib/bench-servers.mjs";
+import { firstLine, items, itemsTwinBundle } from "./lib/bench-servers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -21,18 +21,7 @@ const MEMORY_N = 100_000;
 /** Child mode: start the twin over `n` items and print its URL. */
 async function twinChild(n) {
   const { createTwinServer } = await import(join(root, "dist/serve/http/twin-http-server.js"));
-  const { learnModel } = await import(join(root, "dist/bundle/learn-model.js"));
-  const { readEvidence } = await import(join(root, "dist/evidence/evidence-io.js"));
-  // The items app's model as learned from its checked-in recording; the seed is replaced by `n` items.
-  const { model } = learnModel(await readEvidence(join(root, "test/fixtures/evidence/items.capture.json")));
-  model.id_sequences.items = n + 1;
-  const bundle = {
-    manifest: { name: "bench", assets: [] },
-    model,
-    seed: { collections: { items: items(n) } },
-    tools: [],
-    assetsDir: null,
-  };
+  const bundle = await itemsTwinBundle(root, n);
   const twin = createTwinServer(bundle);
   const url = await twin.listen(0, "127.0.0.1");
   globalThis.gc?.();

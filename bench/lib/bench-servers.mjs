@@ -1,5 +1,6 @@
 // What the serving benchmarks (bench/serve.mjs, bench/episodes.mjs) share: the items every server under test
 // holds, and waiting for a child server's first line that says where it listens.
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 /** `n` items shaped like the items app's: id, title, done, created_at, updated_at. */
@@ -10,6 +11,24 @@ export function items(n) {
     out.push({ id: i, title: `Item number ${i}`, done: i % 3 === 0, created_at: t, updated_at: t });
   }
   return out;
+}
+
+/**
+ * The bundle the serving benchmarks' twin serves: the items app's model as learned (through `root`'s dist/) from its
+ * checked-in recording, its seed replaced by `n` items.
+ */
+export async function itemsTwinBundle(root, n) {
+  const { learnModel } = await import(join(root, "dist/bundle/learn-model.js"));
+  const { readEvidence } = await import(join(root, "dist/evidence/evidence-io.js"));
+  const { model } = learnModel(await readEvidence(join(root, "test/fixtures/evidence/items.capture.json")));
+  model.id_sequences.items = n + 1;
+  return {
+    manifest: { name: "bench", assets: [] },
+    model,
+    seed: { collections: { items: items(n) } },
+    tools: [],
+    assetsDir: null,
+  };
 }
 
 /** Resolves with the first capture of `match` in a child's stdout lines; rejects when it exits first. */
