@@ -65,7 +65,19 @@ export function explainRule(rule: FieldRule, field?: string): string {
       return `${rule.marker}, as the recording redacted it (the value is never known)`;
     case "lookup":
       return `${rule.pointer} of the ${singular(rule.collection)} whose id is the entity's ${rule.key}`;
+    case "from_id":
+      return rule.derive === "last_segment"
+        ? 'the id after its last "/"'
+        : `the standard media type of the id's extension${knownText(rule.known ?? {})}`;
   }
+}
+
+/** The recorded values of extensions the standard table lacks, as a clause (`; .ipynb: null, none: null`). */
+function knownText(known: Readonly<Record<string, string | null>>): string {
+  const entries = Object.entries(known).map(
+    ([ext, v]) => `${ext === "" ? "none" : ext}: ${JSON.stringify(v)}`,
+  );
+  return entries.length === 0 ? "" : ` (as recorded for ${entries.join(", ")})`;
 }
 
 type Part = Extract<FieldRule, { kind: "format" }>["parts"][number];

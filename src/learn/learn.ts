@@ -21,6 +21,7 @@ import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { learnAuth } from "./auth-schemes.js";
 import { type FoundCollection, findCollections } from "./collections.js";
 import { type LearnedCount, learnCountReads } from "./count-reads.js";
+import { derivedFields, sightings } from "./derived-fields.js";
 import { type FoundEmbed, replayEmbeds } from "./embedded-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
@@ -283,7 +284,15 @@ export function learn(
   );
   const session = sessionIdentities(groups, found).map((s) => ({ id: s.id, strings: s.strings }));
   const defaults = untouchedDefaults(walk);
-  const judged = judgeWrites(groups, targets, walk.writes, signIns, { ...opts, session, defaults }, warnings);
+  const derived = new Map(found.map((c) => [c.name, derivedFields(c, sightings(c, ordered, targets))]));
+  const judged = judgeWrites(
+    groups,
+    targets,
+    walk.writes,
+    signIns,
+    { ...opts, session, defaults, derived },
+    warnings,
+  );
   const acknowledged = acknowledgeWrites(judged, ordered);
   const validations = groups.filter((g) => isWriteMethod(g.method)).flatMap(learnValidations);
   const { collections, stateServed, seed, idSequences } = collectionStates(walk);

@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
-import { fieldsOf, learnSpecs } from "../../test/support/learn-specs.js";
+import { fieldsOf, learnSpecs, twinRequest } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
-import type { TwinRequest } from "../serve/runtime/twin-types.js";
 
 const T = Date.UTC(2026, 2, 1, 10, 0, 0);
 const file = (path: string, content: string | null, at: number) => ({
@@ -62,13 +61,7 @@ function recording(): RecordSpec[] {
 }
 
 const json = (a: ReturnType<typeof handleRequest>) => (a.body?.kind === "json" ? a.body.value : null);
-const send = (method: string, path: string, body: unknown = null): TwinRequest => ({
-  method,
-  path,
-  query: [],
-  headers: body === null ? {} : { "content-type": "application/json" },
-  body: body === null ? null : { kind: "json", value: body },
-});
+const send = twinRequest;
 
 describe("writes to path-named entities", () => {
   it("serves a PUT that creates the entity its path names, or replaces it, with the status of each", () => {

@@ -24,7 +24,7 @@ export interface ServedWrite {
 type FromRequest = Extract<FieldRule, { kind: "from_request" }>;
 
 /** Rules that mean the app assigns the field: never client-settable, whatever a request says. */
-const ASSIGNED = new Set(["id_sequence", "uuid", "clock", "path_param"]);
+const ASSIGNED = new Set(["id_sequence", "uuid", "clock", "path_param", "from_id"]);
 
 /** True when a successful observation of the endpoint sent `key` in its body. */
 function sentBy(group: EndpointGroup, key: string): boolean {

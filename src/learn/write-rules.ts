@@ -5,7 +5,8 @@
  * the answer, fit a rule. The draft becomes a rule in write-rule-assembly.ts,
  * where what other writes prove is added and the rule is explained.
  */
-import type { Entity, Withheld, WriteRule } from "../model/model-schema.js";
+import { deriveFromId } from "../model/id-derived.js";
+import type { Entity, FieldRule, Withheld, WriteRule } from "../model/model-schema.js";
 import { unionView } from "../util/entity-view.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
@@ -26,6 +27,8 @@ export interface LearnOptions {
   session?: FieldContext["session"];
   /** Per collection, the defaults its untouched entities show (see `FieldContext.defaults`); none unless given. */
   defaults?: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
+  /** Per collection, the fields every entity the recording showed derives from its id (derived-fields.ts). */
+  derived?: ReadonlyMap<string, ReadonlyMap<string, Extract<FieldRule, { kind: "from_id" }>>>;
 }
 
 /**
@@ -183,8 +186,15 @@ function fieldRules(
   for (const c of contexts) for (const k of Object.keys(c.entity)) if (!names.includes(k)) names.push(k);
   // Every field is judged: a gap no recording can close wins over one a recording could (it decides the hint).
   let refused: Withheld | null = null;
+  const derived = opts.derived?.get(target.collection.name);
   for (const f of names) {
     const verdict = inferFieldRule(f, contexts, opts.clockWindowMs);
+    // A field derived from the id needs no other rule (withDerived below gives it its rule).
+    const fromId = derived?.get(f);
+    if (!verdict.ok && fromId && derivesAll(fromId, f, contexts)) {
+      fields.push({ field: f, rule: fromId });
+      continue;
+    }
     if (!verdict.ok) {
       // A token no read-back shows is one only the answer carries (an etag).
       const shown = confirmed.some((w) => w.readBack && Object.hasOwn(w.readBack, f));
@@ -202,7 +212,51 @@ function fieldRules(
     fields.push({ field: f, rule: verdict.rule });
   }
   if (refused) return { withheld: refused };
-  return { fields: simplifyFields(fields) };
+  return { fields: simplifyFields(derived ? withDerived(fields, derived, contexts) : fields) };
+}
+
+/** True when a rule reads the entity's field `f` (a format part, a copy): `f` cannot then be derived from it. */
+function reads(rule: FieldRule, f: string): boolean {
+  if (rule.kind === "copy") return rule.from === f;
+  if (rule.kind === "format")
+    return rule.parts.some((p) => "entity" in p && (p.entity === `/${f}` || p.entity.startsWith(`/${f}/`)));
+  if (rule.kind === "object") return rule.fields.some((x) => reads(x.rule, f));
+  if (rule.kind === "array") return rule.items.some((x) => reads(x, f));
+  return false;
+}
+
+/**
+ * The fields the collection derives from the id (confirmed over every entity the recording showed) take that rule
+ * when it gives every written entity's value too, so a create, a replace or a move gives what the id implies; not
+ * a field the id's own rule is built from (a created file's path from its name).
+ */
+function withDerived(
+  fields: WriteDraft["fields"],
+  derived: ReadonlyMap<string, Extract<FieldRule, { kind: "from_id" }>>,
+  contexts: FieldContext[],
+): WriteDraft["fields"] {
+  const idField = contexts[0]?.idField;
+  const idRule = fields.find((x) => x.field === idField)?.rule;
+  return fields.map((x) => {
+    const rule = derived.get(x.field);
+    if (!rule || (idRule && reads(idRule, x.field))) return x;
+    return derivesAll(rule, x.field, contexts) ? { field: x.field, rule } : x;
+  });
+}
+
+/** True when the rule gives field `f` of every written entity that holds it. */
+function derivesAll(
+  rule: Extract<FieldRule, { kind: "from_id" }>,
+  f: string,
+  contexts: FieldContext[],
+): boolean {
+  return contexts.every((c) => {
+    if (!Object.hasOwn(c.entity, f)) return true;
+    const id = c.entity[c.idField];
+    if (typeof id !== "string") return false;
+    const d = deriveFromId(rule, id);
+    return "value" in d && d.value === c.entity[f];
+  });
 }
 
 /** The answer rule and the redirect Location every confirmed write shares, or why they do not fit one rule. */

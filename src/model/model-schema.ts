@@ -370,7 +370,8 @@ export type FieldRule =
   | { kind: "increment"; step: number }
   | { kind: "length"; pointer: string; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "redacted"; marker: string }
-  | { kind: "lookup"; collection: string; key: string; pointer: string };
+  | { kind: "lookup"; collection: string; key: string; pointer: string }
+  | { kind: "from_id"; derive: "last_segment" | "media_type"; known?: Record<string, string | null> };
 
 export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
   z.discriminatedUnion("kind", [
@@ -458,6 +459,17 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       collection: z.string(),
       key: z.string(),
       pointer: z.string(),
+    }),
+    /**
+     * A value derived from the entity's id after the write (`src/model/id-derived.ts`): `last_segment`, the id after
+     * its last `/` (a file's name); `media_type`, the standard media type of that segment's extension, with `known`
+     * the values the recording showed for extensions the standard table lacks ("" for none). Learned only where every
+     * entity the recording showed fits it. Absent from models written before it.
+     */
+    z.strictObject({
+      kind: z.literal("from_id"),
+      derive: z.enum(["last_segment", "media_type"]),
+      known: z.record(z.string(), z.string().nullable()).optional(),
     }),
   ]),
 );

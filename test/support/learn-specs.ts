@@ -4,6 +4,7 @@
  * withheld verdicts it taught.
  */
 import { learnModel } from "../../src/bundle/learn-model.js";
+import type { TwinRequest } from "../../src/serve/runtime/twin-types.js";
 import { buildEvidence, type RecordSpec } from "../fixtures/evidence/build-evidence.js";
 
 /** The start time of the specs' recordings: 2026-03-01 10:00 UTC. */
@@ -27,3 +28,12 @@ export const fieldsOf = (specs: RecordSpec[], tool: string) =>
 /** Every withheld write as [tool, reason, hint]. */
 export const withheldOf = (specs: RecordSpec[]) =>
   learnSpecs(specs).coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint]);
+
+/** A twin request (`handleRequest`'s input) with a JSON body, or none. */
+export const twinRequest = (method: string, path: string, body: unknown = null): TwinRequest => ({
+  method,
+  path,
+  query: [],
+  headers: body === null ? {} : { "content-type": "application/json" },
+  body: body === null ? null : { kind: "json", value: body },
+});

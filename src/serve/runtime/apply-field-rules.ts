@@ -5,6 +5,7 @@
  * built part by part, and — once everything else is known — copies of other
  * fields and strings assembled from the entity's values (`format`).
  */
+import { deriveFromId } from "../../model/id-derived.js";
 import type { Entity, FieldRule } from "../../model/model-schema.js";
 import { pointerOf, readPointer } from "../../util/json-pointer.js";
 import { slugify } from "../../util/slug.js";
@@ -19,6 +20,12 @@ export interface RuleContext {
   body: TwinRequestBody;
   params: Record<string, string>;
   old: Entity | null;
+  /**
+   * The id field of the written collection (what `from_id` rules read), and where they report the fields whose
+   * value the id does not tell (a media type of an extension nobody recorded): the write is then refused.
+   */
+  idField?: string;
+  unknown?: { field: string; extension: string }[];
 }
 
 const ABSENT = Symbol("absent");
@@ -30,7 +37,12 @@ function copyOf<T>(v: T): T {
 
 /** A copy, format or lookup, resolved after every other field (it reads the entity being built). */
 class Deferred {
-  constructor(readonly rule: Extract<FieldRule, { kind: "copy" | "format" | "lookup" }>) {}
+  constructor(readonly rule: Extract<FieldRule, { kind: "copy" | "format" | "lookup" | "from_id" }>) {}
+}
+
+/** A value the rule cannot tell (see `RuleContext.unknown`). */
+class Unknown {
+  constructor(readonly extension: string) {}
 }
 
 /** The request body as the object pointers read: parsed JSON, or the form's first value per name. */
@@ -137,6 +149,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     }
     case "copy":
     case "lookup":
+    case "from_id":
       return new Deferred(rule);
   }
 }
@@ -178,6 +191,13 @@ function lookedUp(
 /** The value of a deferred rule, or `undefined` while it still waits on another deferred value. */
 function resolve(d: Deferred, entity: Entity, ctx: RuleContext): unknown {
   const rule = d.rule;
+  if (rule.kind === "from_id") {
+    const id = ctx.idField === undefined ? ABSENT : lookUp(entity, ctx, pointerOf(ctx.idField));
+    if (id instanceof Deferred) return undefined;
+    if (typeof id !== "string") return ABSENT;
+    const v = deriveFromId(rule, id);
+    return "value" in v ? v.value : new Unknown(v.unknown);
+  }
   if (rule.kind === "lookup") {
     const v = lookedUp(rule.collection, rule.key, rule.pointer, entity, ctx);
     return v instanceof Deferred ? undefined : v === ABSENT ? ABSENT : copyOf(v);
@@ -211,7 +231,8 @@ function resolveDeferred(entity: Entity, ctx: RuleContext): void {
       const v = resolve(d, entity, ctx);
       if (v === undefined) continue;
       progress = true;
-      if (v === ABSENT) delete holder[key];
+      if (v instanceof Unknown) ctx.unknown?.push({ field: key, extension: v.extension });
+      if (v === ABSENT || v instanceof Unknown) delete holder[key];
       else holder[key] = v;
     }
     if (!progress) for (const [holder, key] of slots) delete holder[key];

@@ -8,7 +8,7 @@ import { withoutPointers } from "../../util/entity-view.js";
 import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
-import { explainIdTaken } from "./explain-miss.js";
+import { explainIdTaken, explainUnknownDerived } from "./explain-miss.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
 /** The entity as an answer shows it: itself (frozen, from the state), or a copy without what it leaves out. */
@@ -85,9 +85,16 @@ export function applyWrite(
     list.delete(id);
     return answer(rule, old!);
   }
-  const ctx = { episode, collection: c.name, body: req.body, params, old };
+  const unknown: { field: string; extension: string }[] = [];
+  const ctx = { episode, collection: c.name, body: req.body, params, old, idField: c.id_field, unknown };
   const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
   const entity = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
+  // A field derived from the id that the id does not tell (an extension no recording showed): never a guess.
+  if (unknown.length > 0) {
+    episode.clock_ms = before.clock;
+    episode.id_sequences = before.sequences;
+    return explainUnknownDerived(rule.tool_name, String(entity[c.id_field] ?? id), unknown[0]!);
+  }
   const taken = rule.kind === "create" || creates ? null : id;
   const newId = entity[c.id_field];
   // A create (or a move) onto an id the state holds: the recording never showed what the app does then (a second

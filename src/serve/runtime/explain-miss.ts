@@ -79,6 +79,27 @@ export function explainIdTaken(collection: string, tool: string, id: string): Tw
   );
 }
 
+/** The 501 for a write whose entity's field derives from its id, when the id does not tell it (an unseen extension). */
+export function explainUnknownDerived(
+  tool: string,
+  id: string,
+  unknown: { field: string; extension: string },
+): TwinResponse {
+  const ext =
+    unknown.extension === "" ? "no extension" : `the extension ${JSON.stringify(unknown.extension)}`;
+  return explainedAnswer(
+    501,
+    {
+      error: "unlearned_value",
+      message: `${tool} would write ${JSON.stringify(id)}, whose field "${unknown.field}" the app derives from the id's extension; the recording never showed its value for ${ext} and the standard media types do not list it, so the twin does not guess it`,
+      field: unknown.field,
+      id,
+    },
+    "miss",
+    tool,
+  );
+}
+
 /** The values a query parameter had in the recorded requests (`GET /a?x=1`), in order, without repeats. */
 function seenValues(recorded: string[], name: string): string[] {
   const out: string[] = [];
