@@ -1,0 +1,194 @@
+/**
+ * The conventions matrix (issue 17 items 1–2): one tiny app per API style the issue names (test/support/api-styles),
+ * each on a real loopback socket, a training and a held-out scenario sent over real HTTP and recorded as Evidence;
+ * a model learned from the training recording is scored on the held-out one (status and body, and for the styles
+ * whose answers carry state in headers, X-Total-Count and Link too). The exact figure per style and every request
+ * the twin answers otherwise (with how it answered) are asserted, a ratchet like test/fidelity-real.test.ts: a
+ * change that loses a request fails here, one that gains one updates the table on purpose
+ * (docs/specs/fidelity/verification.md keeps the matrix).
+ */
+import createDebug from "debug";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type StyleResult, scoreStyle } from "./support/api-styles/score.js";
+import { type ApiStyle, stylesA } from "./support/api-styles/styles-a.js";
+import { stylesB } from "./support/api-styles/styles-b.js";
+
+const debug = createDebug("apptwin:api-styles");
+const STYLES: ApiStyle[] = [...stylesA, ...stylesB];
+
+/** Per style: held-out requests answered like the app, of all, and each one answered otherwise (request order). */
+const EXPECTED: Record<string, { total: [number, number]; misses: string[] }> = {
+  "cms-filters-dollar": {
+    total: [7, 14],
+    misses: [
+      "GET /api/articles/vjb3pyt40snwvtm30eccan6b <- state 200",
+      "POST /api/articles <- withheld 501",
+      "GET /api/articles/kb5e0xdeq891sia8vexaym7r <- state 404",
+      "GET /api/articles?filters[status][$eq]=published&pagination[page]=2&pagination[pageSize]=2 <- state 200",
+      "PUT /api/articles/3wjqsrjiwgr69swuog0bbu4k <- state 200",
+      "GET /api/articles?filters[views][$gte]=150&sort=views:desc <- state 200",
+      "GET /api/articles?sort=title:asc&pagination[page]=3&pagination[pageSize]=2 <- state 200",
+    ],
+  },
+  "platform-filter-underscore": {
+    total: [0, 14],
+    misses: [
+      "GET /items/articles?filter[status][_eq]=draft <- miss 404",
+      "GET /items/articles?filter[views][_lte]=90&sort=title <- miss 404",
+      "GET /items/articles?sort=-views&limit=2&offset=1 <- miss 404",
+      "GET /items/articles?filter[author][_neq]=ann&meta=total_count <- miss 404",
+      "GET /items/articles?fields=title,author&sort=title&limit=2 <- miss 404",
+      "GET /items/articles/8 <- miss 404",
+      "POST /items/articles <- withheld 501",
+      "GET /items/articles?filter[status][_eq]=published&meta=filter_count <- miss 404",
+      "PATCH /items/articles/1 <- withheld 501",
+      "GET /items/articles?filter[views][_gte]=150&sort=-views <- miss 404",
+      "DELETE /items/articles/4 <- withheld 501",
+      "GET /items/articles?sort=id&limit=3&offset=3&meta=total_count <- miss 404",
+      "GET /items/articles/4 <- miss 404",
+      "GET /items/articles?filter[id][_in]=1,5,8&fields=id,views <- miss 404",
+    ],
+  },
+  "sheet-where-pageinfo": {
+    total: [3, 13],
+    misses: [
+      "GET /api/v1/db/data/noco/blog/articles?where=(Status,eq,draft) <- miss 501",
+      "GET /api/v1/db/data/noco/blog/articles?where=(Views,le,90)&sort=Title <- miss 501",
+      "GET /api/v1/db/data/noco/blog/articles?sort=-Views&limit=2&offset=2 <- state 200",
+      "GET /api/v1/db/data/noco/blog/articles?where=(Author,neq,ann)~and(Views,ge,80) <- miss 501",
+      "GET /api/v1/db/data/noco/blog/articles?where=(Status,eq,published)&limit=3&offset=3 <- miss 501",
+      "GET /api/v1/db/data/noco/blog/articles?where=(Views,ge,150)&sort=-Views <- miss 501",
+      "DELETE /api/v1/db/data/noco/blog/articles/4 <- withheld 501",
+      "GET /api/v1/db/data/noco/blog/articles?sort=Id&limit=3&offset=6 <- state 200",
+      "GET /api/v1/db/data/noco/blog/articles/4 <- state 200",
+      "GET /api/v1/db/data/noco/blog/articles?where=(Title,like,%25EP%25) <- miss 501",
+    ],
+  },
+  "rest-db-op-dot-value": {
+    total: [0, 13],
+    misses: [
+      "GET /articles?status=eq.draft <- miss 501",
+      "GET /articles?views=lte.90&order=title.desc <- miss 501",
+      "GET /articles?order=views.desc&limit=2&offset=1 <- miss 501",
+      "GET /articles?author=eq.bob&views=gte.80 <- miss 501",
+      "GET /articles?id=eq.8 <- miss 501",
+      "POST /articles <- withheld 501",
+      "GET /articles?status=eq.published&order=id.desc&limit=3 <- miss 501",
+      "PATCH /articles?id=eq.1 <- withheld 501",
+      "GET /articles?views=gte.150&order=views.desc <- miss 501",
+      "DELETE /articles?id=eq.4 <- withheld 501",
+      "GET /articles?select=title,author&order=id.asc&limit=3&offset=3 <- miss 501",
+      "GET /articles?id=in.(1,4,8) <- miss 501",
+      "GET /articles?title=ilike.*ep* <- miss 501",
+    ],
+  },
+  "mock-rest-underscore": {
+    total: [7, 13],
+    misses: [
+      "GET /articles?views_lte=90&_sort=title&_order=desc <- miss 501",
+      "GET /articles?_page=2&_limit=2&_sort=views&_order=desc <- state 200 (headers)",
+      "GET /articles?status=published&_page=1&_limit=4 <- state 200 (headers)",
+      "GET /articles?views_gte=150&_sort=views&_order=desc <- miss 501",
+      "GET /articles?_page=4&_limit=2 <- state 200 (headers)",
+      "GET /articles?title_like=EP&_limit=5 <- state 200 (headers)",
+    ],
+  },
+  "cursor-next-cursor": {
+    total: [2, 11],
+    misses: [
+      "GET /v1/articles?limit=2 <- state 200",
+      "GET /v1/articles?limit=2&cursor=eyJpZCI6Mn0 <- miss 501",
+      "GET /v1/articles?limit=2&cursor=eyJpZCI6NH0 <- miss 501",
+      "GET /v1/articles?status=published&limit=3 <- state 200",
+      "GET /v1/articles?status=published&limit=3&cursor=eyJpZCI6NX0 <- miss 501",
+      "DELETE /v1/articles/4 <- withheld 501",
+      "GET /v1/articles?limit=5 <- state 200",
+      "GET /v1/articles?limit=5&cursor=eyJpZCI6N30 <- miss 501",
+      "GET /v1/articles/4 <- state 200",
+    ],
+  },
+  "cursor-page-info": {
+    total: [2, 11],
+    misses: [
+      "GET /graph/articles?first=2 <- state 200",
+      "GET /graph/articles?first=2&after=YXJ0aWNsZToy <- miss 501",
+      "GET /graph/articles?first=3&after=YXJ0aWNsZTo0 <- miss 501",
+      "GET /graph/articles?first=5 <- state 200",
+      "GET /graph/articles?first=5&after=YXJ0aWNsZTo1 <- miss 501",
+      "DELETE /graph/articles/4 <- withheld 501",
+      "GET /graph/articles?first=6 <- state 200",
+      "GET /graph/articles?first=6&after=YXJ0aWNsZTo4 <- miss 501",
+      "GET /graph/articles/4 <- state 200",
+    ],
+  },
+  "keyed-map": {
+    total: [0, 10],
+    misses: [
+      "GET /api/articles?status=draft <- miss 404",
+      "GET /api/articles?author=ann <- miss 404",
+      "GET /api/articles/8 <- miss 404",
+      "POST /api/articles <- withheld 501",
+      "GET /api/articles?status=published <- replay 200",
+      "PATCH /api/articles/1 <- withheld 501",
+      "GET /api/articles/1 <- miss 404",
+      "DELETE /api/articles/4 <- withheld 501",
+      "GET /api/articles <- replay 200",
+      "GET /api/articles/4 <- miss 404",
+    ],
+  },
+  "full-text-search": {
+    total: [10, 10],
+    misses: [],
+  },
+  "accept-versioned": {
+    total: [0, 11],
+    misses: [
+      "GET /api/articles/8 <- miss 404",
+      "GET /api/articles/5 <- miss 404",
+      "GET /api/articles?status=archived <- miss 404",
+      "POST /api/articles <- withheld 501",
+      "GET /api/articles <- replay 200",
+      "GET /api/articles <- replay 200",
+      "PATCH /api/articles/1 <- withheld 501",
+      "GET /api/articles/1 <- miss 404",
+      "GET /api/articles?status=published <- replay 200",
+      "DELETE /api/articles/4 <- miss 404",
+      "GET /api/articles <- replay 200",
+    ],
+  },
+  "cache-buster": {
+    total: [1, 9],
+    misses: [
+      "GET /api/articles?status=draft&_=<ms> <- miss 501",
+      "GET /api/articles/8?_=<ms> <- miss 501",
+      "GET /api/articles?author=cy&_=<ms> <- miss 501",
+      "PATCH /api/articles/1 <- withheld 501",
+      "GET /api/articles/1?_=<ms> <- miss 501",
+      "DELETE /api/articles/4 <- miss 404",
+      "GET /api/articles?_=<ms> <- replay 200",
+      "GET /api/articles/4?_=<ms> <- miss 501",
+    ],
+  },
+};
+
+const results = new Map<string, StyleResult>();
+
+beforeAll(async () => {
+  for (const style of STYLES) results.set(style.name, await scoreStyle(style));
+  debug(
+    "conventions matrix\n%s",
+    STYLES.map(
+      (s) => `${s.name.padEnd(28)} ${results.get(s.name)!.matched}/${results.get(s.name)!.requests}`,
+    ).join("\n"),
+  );
+}, 120_000);
+
+describe("held-out fidelity per API convention, from real HTTP exchanges with tiny apps", () => {
+  for (const style of STYLES) {
+    it(`${style.name}: ${style.convention}`, () => {
+      const r = results.get(style.name) as StyleResult;
+      for (const d of r.report.differences) debug("%s %s %s %o", style.name, d.request, d.field, d.expected);
+      expect({ total: [r.matched, r.requests], misses: r.misses }).toEqual(EXPECTED[style.name]);
+    });
+  }
+});
