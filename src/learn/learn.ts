@@ -30,6 +30,7 @@ import { sequenceStarts } from "./id-sequences.js";
 import { inferItemRoutes } from "./inferred-routes.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
+import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
 import { buildReplays, collectionModel } from "./read-model.js";
 import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
 import { sessionIdentities } from "./session-identity.js";
@@ -273,7 +274,9 @@ export function learn(
   const opts = { ...DEFAULT_LEARN_OPTIONS, ...rest };
   const selected = selectApiRecords(evidence);
   const warnings = [...selected.warnings];
-  const { groups, observations } = indexEndpoints(selected.api);
+  // Cache-busters first: a recording whose every read carries `_=<now>` still has plain lists (query-cache-busters.ts).
+  const busters = findCacheBusters(selected.api);
+  const { groups, observations } = indexEndpoints(withoutCacheBusters(selected.api, busters));
   const found = findCollections(groups, warnings);
   const targets = findWriteTargets(groups, found);
   const ordered = timeOrder(observations);
@@ -345,6 +348,7 @@ export function learn(
     unrecorded_bodies: unrecorded.unrecorded,
     body_refusals: learnBodyRefusals(groups),
     credential_refusals: learnCredentialRefusals(groups, (g) => signIns.has(g)),
+    ...(busters.length > 0 ? { cache_busters: busters } : {}),
   };
   return {
     model,

@@ -723,6 +723,11 @@ export const ModelSchema = z.strictObject({
   body_refusals: z.array(BodyRefusalSchema).optional(),
   /** Recorded answers to writes without their credentials, sorted. Always written; optional so older models read. */
   credential_refusals: z.array(CredentialRefusalSchema).optional(),
+  /**
+   * Query parameters confirmed as cache-busters (a client's clock, new on every read, never changing the answer):
+   * learning took them out of every request, serve takes them out of every request asked. Absent when none.
+   */
+  cache_busters: z.array(z.strictObject({ param: z.string(), explain: z.string() })).optional(),
 });
 
 /** The seed state: each collection's entities in list order. */

@@ -127,17 +127,28 @@ function acknowledgedAnswer(ack: Acknowledged): TwinResponse {
   return { status: ack.status, headers: {}, body: null, served_by: "acknowledged", rule: ack.tool_name };
 }
 
+/** The request without the model's confirmed cache-busters in its query. */
+function withoutBusters(busters: { param: string }[], req: TwinRequest): TwinRequest {
+  const drop = new Set(busters.map((b) => b.param));
+  return req.query.some(([k]) => drop.has(k))
+    ? { ...req, query: req.query.filter(([k]) => !drop.has(k)) }
+    : req;
+}
+
 /**
  * Answers one request against the episode, mutating its state in place for served writes. `match` is the
  * request's route when the caller already matched it (`matchRoute` of the same model, method and path; null for
  * none), so a request is matched once.
  */
+
 export function handleRequest(
   model: Model,
   episode: Episode,
   req: TwinRequest,
   match?: RouteMatch | null,
 ): TwinResponse {
+  // A confirmed cache-buster (`_=<now>`) never changes the answer: it is asked as if not sent.
+  if (model.cache_busters?.length) req = withoutBusters(model.cache_busters, req);
   const m = match === undefined ? matchRoute(model, req.method, req.path) : match;
   if (!m) {
     const hit = findReplay(model, req);
