@@ -126,3 +126,21 @@ describe("collections at different paths and ids by role", () => {
     expect(model.collections[0]!.item_endpoint).toBeNull();
   });
 });
+
+describe("item reads with a query", () => {
+  it("judge no shape: a projected item read without the id leaves the collection, its id and envelope standing", () => {
+    const things = [
+      { id: 1, title: "A", views: 3 },
+      { id: 2, title: "B", views: 5 },
+    ];
+    const { model } = learnSpecs([
+      { path: "/api/things", status: 200, res: { data: things } },
+      { path: "/api/things/1", status: 200, res: { data: things[0] } },
+      { path: "/api/things/2?fields=title", status: 200, res: { data: { title: "B" } } },
+    ]);
+    expect(model.collections.map((c) => [c.name, c.id_field, c.item_envelope])).toEqual([
+      ["things", "id", { kind: "object", item_key: "data" }],
+    ]);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things/2?fields=title"]);
+  });
+});

@@ -9,6 +9,7 @@ import type { Entity, Envelope, ItemEnvelope } from "../model/model-schema.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import { missStatuses } from "./not-found-status.js";
 import { splitSuffix } from "./path-template.js";
 import { detectTree } from "./tree-collection.js";
 import { isUuid, singular, snake } from "./value-kinds.js";
@@ -27,6 +28,8 @@ export interface FoundCollection {
   altIdFields?: string[];
   /** Ids are paths: item reads of a parent embed its children under this key (tree-collection.ts). */
   tree?: { childrenKey: string };
+  /** The item reads' statuses that mean "no such entity" (404, 410, and a 403 confirmed so: not-found-status.ts). */
+  missStatuses?: number[];
   /** Fields item reads show that list reads leave out (`omit`) or show as null (`nulls`): the list's own view. */
   listView?: { omit: string[]; nulls: string[]; defaults?: Record<string, unknown> };
 }
@@ -322,7 +325,11 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
     const item = itemFor(list, gets, lists);
     // A list never read without a query (a search) is not a collection: its answers are replayed.
     if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
-    const itemOks = item ? item.observations.filter(okJson).slice(0, SAMPLE) : [];
+    // An item read with a query (a projection, an expansion) may show another shape of the entity: shapes are
+    // judged on the plain item reads when there are any.
+    const itemAll = item ? item.observations.filter(okJson) : [];
+    const plain = itemAll.filter((o) => o.query.length === 0);
+    const itemOks = (plain.length > 0 ? plain : itemAll).slice(0, SAMPLE);
     const itemEnvelope = detectItemEnvelope(itemOks, lists);
     const allOks = list.observations.filter(okJson);
     const all = allOks.map((o) => listEntities(bodyOf(o), key)?.entities ?? []);
@@ -368,6 +375,9 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       itemEnvelope,
       parent,
       ...(pair ? { altIdFields: [pair.alt] } : {}),
+      ...((miss) => (miss.includes(403) ? { missStatuses: miss } : {}))(
+        item ? missStatuses(item, groups, idField) : [],
+      ),
       ...(childrenKey !== null ? { tree: { childrenKey } } : {}),
       ...((view) => (view ? { listView: view } : {}))(detectListView(all, itemOks, itemEnvelope)),
     });

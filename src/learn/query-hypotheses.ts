@@ -105,6 +105,9 @@ function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): Que
   return [value];
 }
 
+/** Operators whose value is a list of values. */
+export const LIST_OPS = new Set<QueryOp>(["in", "nin", "between"]);
+
 function filterCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
   const out: Meaning[] = [];
   const p = leaf.path;
@@ -124,15 +127,21 @@ function filterCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
       ...(tok === null ? [] : [{ op: true as const }]),
     ];
     const fields = resolveField(p[i]!, sample);
+    // A list operator's value in an operator slot is a list (`_in=2,4,7`); the slot's syntax stays one key.
+    const listOp = tok !== null && LIST_OPS.has(op);
     const seps: (string | null)[] =
-      typeof leaf.value === "string" && leaf.value.includes(",") && tok === null ? [null, ","] : [null];
+      typeof leaf.value === "string" && leaf.value.includes(",") && (tok === null || listOp)
+        ? listOp
+          ? [","]
+          : [null, ","]
+        : [null];
     if (tok === null && typeof leaf.value === "string" && !leaf.value.includes(",")) seps.push(",");
     for (const field of fields)
       for (const sep of seps) {
         const prefix = tok === null ? "" : `|prefix:${opToken(tok)!.prefix}`;
         out.push({
           kind: "filter",
-          key: `filter|${patternText(pattern)}|${tok === null ? "eq" : "slot"}${prefix}|sep:${sep ?? ""}`,
+          key: `filter|${patternText(pattern)}|${tok === null ? "eq" : "slot"}${prefix}|sep:${listOp ? "" : (sep ?? "")}`,
           pattern,
           name: p[i]!,
           field,

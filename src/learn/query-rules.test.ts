@@ -229,3 +229,54 @@ describe("the default filter of a plain list", () => {
     expect(seed.collections.things!.map((t) => t.id)).toEqual([1, 3, 2, 4]);
   });
 });
+
+describe("list operators in an operator slot, and answers whose shape a parameter changes", () => {
+  it("splits a list operator's value at its commas (filter[id][_in]=1,3) and serves it from state", () => {
+    const { rules, model } = rulesOf([
+      read("filter[status][_eq]=open", 1, 3),
+      read("filter[id][_in]=2,4", 2, 4),
+    ]);
+    expect(rules).toEqual([
+      {
+        kind: "filter",
+        path: [{ literal: "filter" }, { field: true }, { op: true }],
+        op: null,
+        op_tokens: { _eq: "eq", _in: "in" },
+        op_prefix: "_",
+        list_separator: null,
+        op_list_separator: ",",
+        fields: { status: "status", id: "id" },
+      },
+    ]);
+    const planned = planQuery(
+      model.collections[0]!.query!,
+      queryLeaves([["filter[id][_in]", "1,3,4"]]),
+      THINGS,
+    );
+    expect(planned).toMatchObject({
+      plan: { filters: [{ field: "id", op: "in", values: ["1", "3", "4"] }] },
+    });
+  });
+
+  it("rejects an equality's comma as a list (filter[title][_eq]=a,b stays one value)", () => {
+    const { model } = rulesOf([read("filter[status][_eq]=open", 1, 3), read("filter[id][_in]=2,4", 2, 4)]);
+    const planned = planQuery(
+      model.collections[0]!.query!,
+      queryLeaves([["filter[title][_eq]", "Milk,Soap"]]),
+      THINGS,
+    );
+    expect(planned).toMatchObject({
+      plan: { filters: [{ field: "title", op: "eq", values: ["Milk,Soap"] }] },
+    });
+  });
+
+  it("leaves a parameter that adds an envelope key unlearned: the read is replayed, never taken as no effect", () => {
+    const specs: RecordSpec[] = [
+      { path: "/api/things", status: 200, res: { data: THINGS } },
+      { path: "/api/things?meta=total_count", status: 200, res: { data: THINGS, meta: { total_count: 4 } } },
+    ];
+    const { model } = learnSpecs(specs);
+    expect(model.collections[0]!.query?.rules).toEqual([]);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?meta=total_count"]);
+  });
+});

@@ -14,6 +14,7 @@ import {
   candidateKeys,
   type Explanation,
   explainRead,
+  LIST_OPS,
   leafCandidates,
   type Meaning,
   type QueryRead,
@@ -240,13 +241,19 @@ function toRule(
       }
       const slot = m.pattern.some((s) => "op" in s);
       const prefix = slot ? (/^([$_]?)/.exec(m.opToken ?? "")?.[1] ?? "") : null;
+      const listSplit = slot
+        ? (c.meanings as Extract<Meaning, { kind: "filter" }>[]).find(
+            (x) => LIST_OPS.has(x.op) && x.listSeparator,
+          )
+        : undefined;
       return {
         kind: "filter",
         path: m.pattern,
         op: slot ? null : "eq",
         op_tokens: ops,
         op_prefix: prefix,
-        list_separator: m.listSeparator,
+        list_separator: slot ? null : m.listSeparator,
+        ...(listSplit?.listSeparator ? { op_list_separator: listSplit.listSeparator } : {}),
         fields,
         ...(refutedNames ? { not_fields: [...refutedNames].filter((n) => !(n in fields)).sort() } : {}),
         explain: `${pathOf(m.pattern)} filters on the field the name gives${slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,

@@ -23,6 +23,26 @@ import { localPath, redirectTarget } from "./redirect-location.js";
 import { learnEnvelopeFields, learnLinkHeader, learnTotalHeaders } from "./total-headers.js";
 import { readTime } from "./value-kinds.js";
 
+const bodyKeys = (o: Observation) =>
+  o.response.kind === "json" &&
+  o.response.value !== null &&
+  typeof o.response.value === "object" &&
+  !Array.isArray(o.response.value)
+    ? Object.keys(o.response.value)
+    : [];
+/** The top-level keys any plain list answer (no query) held. */
+function envelopeKeys(plain: Observation[]): Set<string> {
+  return new Set(plain.filter((o) => o.status >= 200 && o.status < 300).flatMap(bodyKeys));
+}
+/**
+ * True when a query read's answer holds no top-level key the plain lists never held: a parameter that adds one
+ * (`meta=total_count` answering `{data, meta}` beside `{data}`) changed the answer's shape, which no query rule
+ * renders, so such a read explains nothing (it is replayed, and its parameters stay unlearned).
+ */
+function sameEnvelope(o: Observation, plainKeys: Set<string>): boolean {
+  return plainKeys.size === 0 || bodyKeys(o).every((k) => plainKeys.has(k));
+}
+
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
   st: CollectionState,
@@ -33,8 +53,9 @@ export function collectionModel(
 } {
   const c = st.col;
   const defaultFilter = st.defaultFilter();
+  const plainKeys = envelopeKeys(c.list.observations.filter((o) => o.query.length === 0));
   const reads = c.list.observations
-    .filter((o) => queries.has(o))
+    .filter((o) => queries.has(o) && sameEnvelope(o, plainKeys))
     .map((o) => ({ obs: o, read: { ...queries.get(o)!, defaultFilter } }));
   const { order: pick, learned } = chooseOrder(st, reads);
   const { filters, pagination } = learned;
@@ -74,7 +95,8 @@ export function collectionModel(
     { rules: learned.rules, default_filter: defaultFilter },
     c.envelope.kind === "object" ? c.envelope.items_key : null,
   );
-  const misses = c.item?.observations.filter((o) => o.status === 404 || o.status === 410) ?? [];
+  const miss = new Set(c.missStatuses ?? [404, 410]);
+  const misses = c.item?.observations.filter((o) => miss.has(o.status)) ?? [];
   const nf = misses[0];
   const nfId = nf ? notFoundId(misses, c.item!.params.at(-1)!) : null;
   const partial: Omit<Collection, "explain"> = {

@@ -126,6 +126,11 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     op_prefix: z.string().nullable(),
     /** A value holding this separator is a list of values (`status=publish,draft`), or null. */
     list_separator: z.string().nullable(),
+    /**
+     * For an operator slot: the separator that splits the value of a list operator (`in`, `nin`, `between`:
+     * `filter[id][_in]=2,4,7`), as a recorded read confirmed. Absent: such values are not split.
+     */
+    op_list_separator: z.string().optional(),
     /** The field each name seen in the `{field}` segment was confirmed to mean (`assigned_to_id` → `assigned_to.id`). */
     fields: z.record(z.string(), z.string()),
     /** Names a read showed not to filter this way (a value that changed nothing): only their recorded values apply. */

@@ -99,9 +99,10 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
         const spelt = opToken(m.token);
         op = rule.op_tokens[m.token] ?? (spelt && spelt.prefix === (rule.op_prefix ?? "") ? spelt.op : null);
       }
-      return op === null
-        ? null
-        : { kind: "filter", field, op, values: leafValues(leaf.value, rule.list_separator) };
+      if (op === null) return null;
+      const listed = op === "in" || op === "nin" || op === "between";
+      const sep = m.token !== null ? (listed ? (rule.op_list_separator ?? null) : null) : rule.list_separator;
+      return { kind: "filter", field, op, values: leafValues(leaf.value, sep) };
     }
     case "search":
       return samePath(rule.path, leaf.path) && typeof leaf.value === "string"
