@@ -82,6 +82,8 @@ export interface EpisodeStore {
    * episode is gone). Absent: `find`.
    */
   findToRun?(id: string): Promise<EpisodeHandle | MissingEpisode>;
+  /** `find` answered at once, by a store holding its episodes in this process (no promise per request). */
+  findNow?(id: string): EpisodeHandle | MissingEpisode;
   /**
    * Creates an episode (id default `episode-<n>`), evicting the least recently used one without a live MCP
    * session at the cap. `session`: the MCP session whose initialize creates it, bound before anything can

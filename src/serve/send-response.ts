@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { answerJson } from "./runtime/answer-json.js";
 import type { TwinResponse } from "./runtime/twin-types.js";
 
 /** Headers never copied from a recorded answer: the twin frames its own bodies. */
@@ -51,7 +52,7 @@ function answerParts(answer: Answer): { headers: Record<string, string>; bytes: 
   const b = answer.body;
   let bytes: string | Buffer | null = null;
   if (b?.kind === "json") {
-    bytes = JSON.stringify(b.value);
+    bytes = answerJson(b.value) as string;
     headers["content-type"] ??= "application/json";
   } else if (b?.kind === "text") {
     bytes = b.text;

@@ -10,12 +10,15 @@
  * origin is replaced (`:3301` is not the start of `:33010`); the bundle keeps
  * the recorded bytes, and MCP answers are left as recorded.
  */
+import { answerJson } from "../runtime/answer-json.js";
 import type { TwinResponseBody } from "../runtime/twin-types.js";
 
 /** One origin's written forms, each paired with the twin origin's same form. */
 export interface OriginSwap {
   pattern: RegExp;
   replacements: Map<string, string>;
+  /** Text every form contains (the app's host name, when no form escapes it), or null: a text without it names none. */
+  probe: string | null;
 }
 
 /** Text media types whose bodies may name the origin (bytes of images and fonts are never touched). */
@@ -56,11 +59,14 @@ export function originSwap(appOrigin: string, host: string | undefined): OriginS
   const alternatives = [...replacements.keys()].sort((a, b) => b.length - a.length).map(regexEscape);
   // Not followed by what would continue a host or a port (a longer name, another digit, a port of a port-less origin).
   const pattern = new RegExp(`(?:${alternatives.join("|")})(?![\\w.:-])`, "g");
-  return { pattern, replacements };
+  const appHost = new URL(app).hostname;
+  const probe = appHost !== "" && from.every((f) => f.includes(appHost)) ? appHost : null;
+  return { pattern, replacements, probe };
 }
 
 /** A text with the app origin's every form replaced by the twin's (a text naming none of them is not scanned). */
 export function swapText(text: string, swap: OriginSwap): string {
+  if (swap.probe !== null && !text.includes(swap.probe)) return text;
   for (const form of swap.replacements.keys()) {
     if (text.includes(form)) return text.replace(swap.pattern, (m) => swap.replacements.get(m) ?? m);
   }
@@ -80,7 +86,7 @@ export function swapBody(
 ): TwinResponseBody {
   if (body?.kind === "text") return { ...body, text: swapText(body.text, swap) };
   if (body?.kind !== "json") return body;
-  const text = JSON.stringify(body.value);
+  const text = answerJson(body.value);
   if (text === undefined) return body;
   return { kind: "text", text: swapText(text, swap), content_type: contentType };
 }

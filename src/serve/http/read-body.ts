@@ -30,6 +30,14 @@ const NO_BYTES = Buffer.alloc(0);
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
+ * True when a request has no body: neither a length (or a length of 0) nor chunks (RFC 9112 6.3). Known from the
+ * head alone, as the parser frames it: the request need not be complete yet (in its own `request` event it is not).
+ */
+export function noBody(req: IncomingMessage): boolean {
+  return Number(req.headers["content-length"] ?? "0") === 0 && req.headers["transfer-encoding"] === undefined;
+}
+
+/**
  * Reads the whole body, or `{tooLarge: true}` as soon as it is known to pass
  * `limit` bytes (declared or streamed). Reading then stops: the caller answers
  * with `sendTooLarge`, which closes the connection instead of draining a body
@@ -41,8 +49,8 @@ export function readBoundedBody(
 ): Promise<{ bytes: Buffer; tooLarge: false } | { tooLarge: true }> {
   const declared = Number(req.headers["content-length"] ?? "0");
   if (declared > limit) return Promise.resolve({ tooLarge: true });
-  // Neither a length nor chunks: a request without a body (RFC 9112 6.3), complete once its head is read.
-  if (declared === 0 && req.headers["transfer-encoding"] === undefined && req.complete) {
+  // Neither a length nor chunks: a request without a body, complete once its head is read.
+  if (noBody(req)) {
     req.resume();
     return Promise.resolve({ bytes: NO_BYTES, tooLarge: false });
   }

@@ -26,10 +26,12 @@ import { loopbackRefusal } from "./loopback-guard.js";
 import {
   ClientGoneError,
   MAX_BODY_BYTES,
+  noBody,
   parseTwinBody,
   readBoundedBody,
   tooLargeBody,
 } from "./read-body.js";
+import { type RequestTarget, requestTarget } from "./request-target.js";
 
 const log = debug("apptwin:serve");
 
@@ -114,12 +116,6 @@ function swapFor(r: Routes, host: string | undefined): OriginSwap | null {
   return swap;
 }
 
-/** The path of a request target; an origin-form target is a path even when it starts with `//` (as a URL reference that would name a host). */
-function targetUrl(req: IncomingMessage): URL {
-  const target = req.url ?? "/";
-  return new URL(target.startsWith("/") ? `http://twin.invalid${target}` : target, "http://twin.invalid");
-}
-
 /** `/mcp`: the body of a POST is read (bounded) and parsed, then the request goes to its MCP session. */
 async function routeMcp(r: Routes, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let parsed: unknown;
@@ -173,17 +169,30 @@ async function sendAsset(
 }
 
 /** Any other path: the runtime answers on the episode named by `x-apptwin-episode` (`default` when absent). */
-async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+async function routeTwin(
+  r: Routes,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: RequestTarget,
+): Promise<void> {
   const started = performance.now();
   const episodeId = req.headers["x-apptwin-episode"];
   const name = typeof episodeId === "string" ? episodeId : DEFAULT_EPISODE;
-  const episode = await (r.store.findToRun ?? r.store.find).call(r.store, name);
+  // A store holding its episodes in this process answers at once: no promise to wait for.
+  const episode = r.store.findNow
+    ? r.store.findNow(name)
+    : await (r.store.findToRun ?? r.store.find).call(r.store, name);
   if (isMissing(episode)) {
     req.resume();
     return sendJson(req, res, episode.status, episode.body);
   }
-  const read = await readBoundedBody(req, r.limit);
-  if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
+  let bytes: Buffer | null = null;
+  // A request without a body is left as it is: node dumps what is left of it (its end) once the answer is sent.
+  if (!noBody(req)) {
+    const read = await readBoundedBody(req, r.limit);
+    if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
+    bytes = read.bytes;
+  }
   const headers: Record<string, string> = {};
   for (const k in req.headers) {
     const v = req.headers[k];
@@ -192,9 +201,9 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   const request = {
     method: req.method ?? "GET",
     path: url.pathname,
-    query: url.search === "" ? [] : [...url.searchParams.entries()],
+    query: url.pairs(),
     headers,
-    body: parseTwinBody(req.headers["content-type"], read.bytes),
+    body: bytes === null ? null : parseTwinBody(req.headers["content-type"], bytes),
   };
   const outcome = await r.double.serve(episode, request, { via: "http", started });
   if (outcome.kind === "drop") return dropConnection(req, res);
@@ -204,7 +213,13 @@ async function routeTwin(r: Routes, req: IncomingMessage, res: ServerResponse, u
   }
   const swap = swapFor(r, req.headers.host);
   if (swap) {
-    const type = Object.entries(answer.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1];
+    let type: string | undefined;
+    for (const k in answer.headers) {
+      if (k.toLowerCase() === "content-type") {
+        type = answer.headers[k];
+        break;
+      }
+    }
     answer = {
       ...answer,
       headers: swapHeaders(answer.headers, swap),
@@ -222,7 +237,7 @@ async function route(r: Routes, req: IncomingMessage, res: ServerResponse): Prom
     req.resume();
     return sendJson(req, res, 403, refusal);
   }
-  const url = targetUrl(req);
+  const url = requestTarget(req.url ?? "/");
   const path = url.pathname;
   if (path === "/mcp") return routeMcp(r, req, res);
   if (path.startsWith(CONTROL_PREFIX))

@@ -31,6 +31,12 @@ function collectionOf(model: Model, name: string | null): Collection | undefined
   return index.get(name);
 }
 
+/** The query parameters a plain list (or item) read of the collection does not understand, each once. */
+function unknownParams(c: Collection, kind: "list" | "item", query: [string, string][]): string[] {
+  const known = kind === "list" ? understoodQueryParams(c) : new Set<string>();
+  return [...new Set(query.map(([k]) => k).filter((k) => !known.has(k)))];
+}
+
 function serveFromState(
   model: Model,
   episode: Episode,
@@ -60,8 +66,7 @@ function serveFromState(
   if (ep.kind === "list" || ep.kind === "item") {
     // A query the collection does not understand is answered as recorded when it was recorded, else explained:
     // the whole list (or the bare item) would not be the app's answer to it.
-    const known = ep.kind === "list" ? understoodQueryParams(c) : new Set<string>();
-    const unknown = [...new Set(req.query.map(([k]) => k).filter((k) => !known.has(k)))];
+    const unknown = req.query.length === 0 ? [] : unknownParams(c, ep.kind, req.query);
     if (unknown.length > 0) {
       const hit = findReplay(model, req);
       return hit

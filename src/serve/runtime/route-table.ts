@@ -137,10 +137,14 @@ function bind(route: Route, request: string[]): Record<string, string> | null {
   return params;
 }
 
+/** A path segment decoded (one without an escape is its own decoding). */
+const decoded = (seg: string) => (seg.includes("%") ? safeDecode(seg) : seg);
+
 /** Finds the endpoint serving `method path`, or null. HEAD matches GET routes. */
 export function matchRoute(model: Model, method: string, path: string): RouteMatch | null {
-  const want = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-  const segs = pathSegments(path).map(safeDecode);
+  const upper = method.toUpperCase();
+  const want = upper === "HEAD" ? "GET" : upper;
+  const segs = pathSegments(path).map(decoded);
   let best: RouteMatch | null = null;
   for (const route of routeTable(model)) {
     if (route.endpoint.method !== want) continue;
