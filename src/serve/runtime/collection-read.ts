@@ -150,13 +150,10 @@ export function queryRead(
   /** The request's path, for a `Link` header (none without it). */
   path = "",
 ): TwinResponse | { unlearned: string[]; why: string | null } {
-  const leaves = queryLeaves(query);
   const unscoped = !c.tree && (!c.parent || params[c.parent.param] === undefined);
   // Only the parent scope applies here: the query is the plan's to read.
   let rows: Entity[] | null = unscoped ? null : scoped(list, c, params);
-  const order =
-    c.list_order.kind === "field" ? [{ field: c.list_order.field, direction: c.list_order.direction }] : null;
-  const planned = planQuery(c.query!, leaves, rows ? rows.slice(0, 50) : list.slice(0, 50), order);
+  const planned = plannedQuery(c, query, rows ? rows.slice(0, 50) : list.slice(0, 50));
   if ("unlearned" in planned)
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
   const plan = planned.plan;
@@ -170,6 +167,45 @@ export function queryRead(
   const ran = runQueryPlan(plan, rows);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
   return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit, path);
+}
+
+/** A query's plan, kept with the sample entities it was made from. */
+interface KeptPlan {
+  sample: Entity[];
+  planned: ReturnType<typeof planQuery>;
+}
+
+/** Per collection (of the model): the plans of the queries lately read, by the query's pairs. */
+const keptPlans = new WeakMap<Collection, Map<string, KeptPlan>>();
+
+/** Queries whose plans a collection keeps (past this many the kept ones are dropped). */
+const KEPT_PLANS = 256;
+
+/**
+ * The plan of a query on the collection (`planQuery` over its leaves and a sample of the entities it reads). A plan
+ * depends on nothing else, and entities are frozen: the plan made for the same query over the same sample (the very
+ * same entities, so the same values) is the same plan, and is reused (it is only read, never changed).
+ */
+function plannedQuery(
+  c: Collection,
+  query: [string, string][],
+  sample: Entity[],
+): ReturnType<typeof planQuery> {
+  let kept = keptPlans.get(c);
+  if (!kept) {
+    kept = new Map();
+    keptPlans.set(c, kept);
+  }
+  const key = JSON.stringify(query);
+  const hit = kept.get(key);
+  if (hit && hit.sample.length === sample.length && hit.sample.every((e, i) => e === sample[i]))
+    return hit.planned;
+  const order =
+    c.list_order.kind === "field" ? [{ field: c.list_order.field, direction: c.list_order.direction }] : null;
+  const planned = planQuery(c.query!, queryLeaves(query), sample, order);
+  if (kept.size >= KEPT_PLANS) kept.clear();
+  kept.set(key, { sample, planned });
+  return planned;
 }
 
 /** Answers a count read (`c.counts`) from the state: how many entities a plain list would show under the query. */
@@ -224,6 +260,12 @@ function setPointer(root: Record<string, unknown>, pointer: string, value: unkno
   node[path[path.length - 1]!] = value;
 }
 
+/** True when an object has no own enumerable keys. */
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 /** The list answer: the rows (frozen state entities in a fresh array), in the collection's envelope. */
 function listAnswer(
   c: Collection,
@@ -238,7 +280,8 @@ function listAnswer(
   const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
   let value: unknown = shownRows;
   if (c.envelope.kind === "object") {
-    const env: Record<string, unknown> = { ...structuredClone(c.envelope.constants) };
+    const constants = c.envelope.constants;
+    const env: Record<string, unknown> = isEmpty(constants) ? {} : { ...structuredClone(constants) };
     env[c.envelope.items_key] = shownRows;
     if (c.envelope.total_key !== null) env[c.envelope.total_key] = total;
     for (const [k, echo] of Object.entries(c.envelope.echoes ?? {}))
