@@ -126,6 +126,8 @@ function serveRss() {
         p99: loop.percentile(99) / 1e6,
         max: loop.max / 1e6,
         cpu_ms: (used.user + used.system) / 1000,
+        user_ms: used.user / 1000,
+        sys_ms: used.system / 1000,
       });
       loop = monitorEventLoopDelay({ resolution: 1 });
       loop.enable();
