@@ -32,6 +32,8 @@ export interface RedactContext {
   known(scope: RedactScope): ReadonlyMap<string, string>;
   /** Replaces every known value of a scope in a text. */
   redactText(text: string, scope?: RedactScope): string;
+  /** A name (a header's, a cookie's, a marker's tail) with every known value in it replaced by a token-safe `<kind>.<id>`. */
+  redactName(name: string): string;
   /** Where the known values of 8 characters or more of a scope are in a text, in any encoding. */
   findLong(text: string, scope: RedactScope): Found[];
 }

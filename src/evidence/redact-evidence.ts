@@ -14,7 +14,36 @@ import type { Evidence, EvidenceRecord, Redaction, StepResult } from "./evidence
 import type { RedactionKind } from "./redact-context.js";
 import type { Redactor } from "./redaction.js";
 
-const MARKERS = /\[REDACTED:(secret|page|header|field):[^\]\s]*\]/g;
+const MARKERS = /\[REDACTED:(secret|page|header|field):([^\]\s]*)\]/g;
+
+/**
+ * The value with every string's markers built from a name that holds a known
+ * value (`[REDACTED:field:<a secret used as a query parameter's name>]`) given
+ * the name's redacted form: a secret must not reach a file as the tail of
+ * the very marker that hides a value beside it.
+ */
+function redactMarkerTails<T>(value: T, redactor: Redactor): T {
+  const tails = new Map<string, string>();
+  const fix = (text: string): string =>
+    text.includes("[REDACTED:")
+      ? text.replace(MARKERS, (m, kind: string, tail: string) => {
+          let safe = tails.get(tail);
+          if (safe === undefined) {
+            safe = redactor.redactName(tail);
+            tails.set(tail, safe);
+          }
+          return safe === tail ? m : `[REDACTED:${kind}:${safe}]`;
+        })
+      : text;
+  const visit = (v: unknown): unknown => {
+    if (typeof v === "string") return fix(v);
+    if (Array.isArray(v)) return v.map(visit);
+    if (v !== null && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, child]) => [k, visit(child)]));
+    return v;
+  };
+  return visit(value) as T;
+}
 
 /** Counts every marker in every string of a value: the `redactions` of an evidence, sorted by marker. */
 export function countMarkers(value: unknown): Redaction[] {
@@ -148,7 +177,7 @@ function redactStep(s: StepResult, redactor: Redactor): StepResult {
  */
 export function redactStepResult(s: StepResult, records: EvidenceRecord[], redactor: Redactor): StepResult {
   learnRecords(records, redactor);
-  return redactStep(s, redactor);
+  return redactMarkerTails(redactStep(s, redactor), redactor);
 }
 
 /** Redacts every record, step and warning of an evidence, then fills `redactions` and `evidence_id`. */
@@ -157,13 +186,16 @@ export function redactEvidence(
   redactor: Redactor,
 ): Evidence {
   learnRecords(evidence.records, redactor);
-  const redacted = {
-    ...evidence,
-    records: evidence.records.map((r) => redactRecord(r, redactor)),
-    steps: evidence.steps.map((s) => redactStep(s, redactor)),
-    warnings: evidence.warnings.map((w) => ({ ...w, message: redactor.redactText(w.message) })),
-    limitations: evidence.limitations.map((l) => redactor.redactText(l)),
-  };
+  const redacted = redactMarkerTails(
+    {
+      ...evidence,
+      records: evidence.records.map((r) => redactRecord(r, redactor)),
+      steps: evidence.steps.map((s) => redactStep(s, redactor)),
+      warnings: evidence.warnings.map((w) => ({ ...w, message: redactor.redactText(w.message) })),
+      limitations: evidence.limitations.map((l) => redactor.redactText(l)),
+    },
+    redactor,
+  );
   return {
     ...redacted,
     redactions: countMarkers(redacted),

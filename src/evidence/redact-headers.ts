@@ -70,13 +70,18 @@ function redactCookieSegment(seg: string, ctx: RedactContext): string {
   const eq = seg.indexOf("=");
   if (eq < 0) return ctx.redactText(seg);
   const value = seg.slice(eq + 1).trim();
-  if (value === "" || value === COOKIE_MARKER) return seg;
+  const name = ctx.redactName(seg.slice(0, eq));
+  if (value === "" || value === COOKIE_MARKER) return `${name}${seg.slice(eq)}`;
   ctx.count(COOKIE_MARKER);
-  return `${seg.slice(0, eq)}=${COOKIE_MARKER}`;
+  return `${name}=${COOKIE_MARKER}`;
 }
 
-/** One header redacted by its kind; see the file header for the rules. */
-export function redactHeader(h: Header, ctx: RedactContext): Header {
+/**
+ * One header redacted by its kind; see the file header for the rules. A name
+ * that holds a known value (a secret sent as a header's name) is redacted too.
+ */
+export function redactHeader(header: Header, ctx: RedactContext): Header {
+  const h = { name: ctx.redactName(header.name), value: header.value };
   const lower = h.name.toLowerCase();
   if (AUTH_HEADERS.has(lower)) {
     const marker = `[REDACTED:header:${lower}]`;

@@ -287,6 +287,61 @@ describe("redactEvidence", () => {
     expect(out.evidence_id).toMatch(/^ev_[0-9a-f]{16}$/);
     expect(redactEvidence(e, createRedactor({ secrets: [] }))).toEqual(out);
   });
+
+  it("redacts a secret used as a name: a header's, a cookie's, a query parameter's and a JSON key, and the markers named after them", () => {
+    const secret = "Zq7xTokenSecret9";
+    const e: Omit<Evidence, "redactions" | "evidence_id"> = {
+      schema_version: 1,
+      source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
+      app_origin: "http://127.0.0.1:4010",
+      allowed_origins: [],
+      browser: null,
+      started_at: 1000,
+      finished_at: 2000,
+      verdict: "passed",
+      steps: [],
+      records: [
+        rec(0, {
+          request: {
+            method: "GET",
+            url: `http://127.0.0.1:4010/api/x?${secret}=1&${secret.toLowerCase()}_key=s3cr3t-value-42`,
+            headers: [
+              { name: secret, value: "v" },
+              { name: `x-${secret.toLowerCase()}-id`, value: "7" },
+              { name: "Cookie", value: `${secret}=abc; theme=dark` },
+            ],
+            body: null,
+          },
+          response: {
+            status: 200,
+            status_text: "OK",
+            headers: [{ name: "Set-Cookie", value: `${secret}=1; Path=/` }],
+            body: body(JSON.stringify({ [secret]: 1, ok: true })),
+            redirect_to: null,
+          },
+        }),
+      ],
+      warnings: [],
+      limitations: [],
+    };
+    const out = redactEvidence(e, createRedactor({ secrets: [{ id: "NAME_SECRET", value: secret }] }));
+    expect(JSON.stringify(out).toLowerCase()).not.toContain(secret.toLowerCase());
+    const r = out.records[0]!;
+    expect(r.request.headers.map((h) => h.name)).toEqual([
+      "secret.NAME_SECRET",
+      "x-secret.NAME_SECRET-id",
+      "Cookie",
+    ]);
+    for (const h of r.request.headers) expect(h.name).toMatch(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/);
+    expect(r.request.headers[2]!.value).toBe(
+      "secret.NAME_SECRET=[REDACTED:header:cookie]; theme=[REDACTED:header:cookie]",
+    );
+    expect(r.response!.headers[0]!.value).toBe("secret.NAME_SECRET=[REDACTED:header:cookie]; Path=/");
+    expect(r.request.url).toBe(
+      "http://127.0.0.1:4010/api/x?[REDACTED:secret:NAME_SECRET]=[REDACTED:field:secret.NAME_SECRET]&[REDACTED:secret:NAME_SECRET]_key=[REDACTED:field:secret.NAME_SECRET_key]",
+    );
+    expect(out.redactions.map((m) => m.marker)).toContain("[REDACTED:field:secret.NAME_SECRET_key]");
+  });
 });
 
 describe("createRedactor: other encodings a value takes in traffic", () => {

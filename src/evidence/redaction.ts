@@ -29,6 +29,9 @@ export const MIN_LEARNED_LENGTH = MIN_CREDENTIAL_LENGTH;
 /** Matches a marker already in a text, so it is kept as is and never redacted again. */
 export const MARKER_PATTERN = /\[REDACTED:(secret|page|header|field):[^\]\s]*\]/;
 
+/** Every marker of a text, its kind and tail captured. */
+export const MARKER_TAILS = /\[REDACTED:(secret|page|header|field):([^\]\s]*)\]/g;
+
 /** Replaces secrets, page-read values and credentials with markers; remembers which markers it used. */
 export interface Redactor {
   /** Registers a value a request step read from the page; < 8 characters is ignored, a known value keeps its first marker. */
@@ -43,7 +46,13 @@ export interface Redactor {
   learnFromUrl(url: string): void;
   /** Replaces every known value of the scope (default `all`) in any encoding (see known-values.ts). */
   redactText(text: string, scope?: RedactScope): string;
-  /** Redacts credential headers (names kept) and every known value in the others. */
+  /**
+   * A name (a header's, a cookie's, the tail of a marker built from a field's
+   * name) with every known value in it replaced by `<kind>.<id>` of its marker
+   * (`secret.API_TOKEN`), so it stays a valid header token and marker tail.
+   */
+  redactName(name: string): string;
+  /** Redacts credential headers (names kept unless they hold a known value) and every known value in the others. */
   redactHeaders(headers: Header[]): Header[];
   /**
    * Learns from and redacts the credential fields of JSON, form and multipart
@@ -142,7 +151,14 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
   /** Every known value of 8 characters or more in a text, in any encoding, where it is. */
   const findLong = (text: string, scope: RedactScope): Found[] =>
     compiled(scope).find(text, MIN_WHOLE_FORM_LENGTH);
-  const ctx: RedactContext = { learn, count, redactText, known: knownIn, findLong };
+  const redactName = (name: string): string => {
+    const out = redactText(name);
+    if (out === name) return name;
+    return out
+      .replace(MARKER_TAILS, (_m, kind: string, tail: string) => `${kind}.${tail}`)
+      .replace(/[^A-Za-z0-9._-]/g, "_");
+  };
+  const ctx: RedactContext = { learn, count, redactText, redactName, known: knownIn, findLong };
   const learnFromUrl = (url: string): void => {
     const query = /\?([^#]*)/.exec(url)?.[1];
     if (query)
@@ -156,6 +172,7 @@ export function createRedactor(opts: { secrets: { id: string; value: string }[] 
     learnFromBody: (body, mimeType, from = "sent") => learnBodyWith(body, mimeType, learn, from),
     learnFromUrl,
     redactText,
+    redactName,
     redactHeaders(headers) {
       learnHeaders(headers, learn);
       return redactHeaderList(headers, ctx);
