@@ -75,6 +75,24 @@ fetch(location.origin.replace("localhost", "127.0.0.1") + "/aliased", { method: 
         ];
       case "/away":
         return [302, { location: `${other.origin}/landing` }, ""];
+      case "/opens-away":
+        return [
+          200,
+          HTML,
+          `<!doctype html><title>opener</title><p>opener</p><p id="out"></p><button onclick="window.open('/away'); setTimeout(() => { document.getElementById('out').textContent = 'opened'; }, 1000)">Away</button>`,
+        ];
+      case "/opens-stay":
+        return [
+          200,
+          HTML,
+          `<!doctype html><title>opener</title><p>opener</p><button onclick="window.open('/popup-page')">Stay</button>`,
+        ];
+      case "/popup-page":
+        return [
+          200,
+          HTML,
+          `<!doctype html><title>popup</title><p>popup page</p><script>fetch("/landed", { method: "POST", body: "p" })</script>`,
+        ];
       case "/writes":
         return [
           200,
@@ -162,6 +180,44 @@ describe("a navigation redirected off the allowed origins", () => {
     // Give a late favicon or a follow-up the time to arrive, then prove none did.
     await new Promise((r) => setTimeout(r, 300));
     expect(other.heard).toEqual([]);
+  });
+});
+
+describe("a popup's first document", () => {
+  it("redirected off the allowed origins is not followed either: the step fails with the redirect's message, the other origin hears nothing", async () => {
+    other.heard.length = 0;
+    const { evidence } = await runCapture({
+      scenario: pageScenario(app.origin, "popup-redirect", [
+        { step_id: "home", action: "navigate", path: "/opens-away" },
+        { step_id: "open", action: "click", target: 'role=button[name="Away"]' },
+        { step_id: "settle", action: "wait", text: "opened" },
+      ]),
+    });
+    const message = `redirect from ${app.origin}/away to ${other.origin} left the allowed origins (${app.origin})`;
+    const rec = evidence.records.find((r) => r.request.url === `${app.origin}/away`);
+    expect(rec?.response?.status).toBe(302);
+    expect(rec?.failure).toEqual({ kind: "redirect_refused", message });
+    expect(evidence.steps.some((s) => s.error === message)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.heard).toEqual([]);
+  });
+
+  it("that stays on the app loads with the app's answer, and its own requests are recorded", async () => {
+    const { evidence } = await runCapture({
+      scenario: pageScenario(app.origin, "popup-stay", [
+        { step_id: "home", action: "navigate", path: "/opens-stay" },
+        { step_id: "open", action: "click", target: 'role=button[name="Stay"]' },
+        { step_id: "sent", action: "expect-request", request: "POST /landed", status: 201 },
+      ]),
+    });
+    expect(evidence.steps.map((s) => [s.step_id, s.status])).toEqual([
+      ["home", "passed"],
+      ["open", "passed"],
+      ["sent", "passed"],
+    ]);
+    const doc = evidence.records.find((r) => r.request.url === `${app.origin}/popup-page`);
+    expect(doc?.response?.status).toBe(200);
+    expect(doc?.response?.body?.text).toContain("popup page");
   });
 });
 

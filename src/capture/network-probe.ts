@@ -46,14 +46,18 @@ interface Paused {
 /** Whose bodies the probe copies: the API answers a page reads with fetch or XHR. */
 const BODY_TYPES = new Set(["Fetch", "XHR"]);
 
-/** Holds one page's answers at the response stage: copies fetch/XHR bodies, remembers redirects, stops those that would leave. */
+/**
+ * Holds the answers of the capture's pages (the first one and every popup it
+ * opens) at the response stage: copies fetch/XHR bodies, remembers
+ * redirects, stops those that would leave.
+ */
 export class NetworkProbe {
   private readonly bodies = new Map<string, Buffer[]>();
   private readonly redirects = new Map<string, RedirectAnswer>();
   private readonly stopped = new Map<string, StoppedRedirect[]>();
+  private readonly watched = new WeakMap<Page, Promise<void>>();
 
   private constructor(
-    private readonly cdp: CDPSession,
     private readonly policy: OriginPolicy,
     private readonly onNavigationStopped: (message: string) => void,
   ) {}
@@ -67,19 +71,37 @@ export class NetworkProbe {
     policy: OriginPolicy,
     onNavigationStopped: (message: string) => void,
   ): Promise<NetworkProbe> {
+    const probe = new NetworkProbe(policy, onNavigationStopped);
+    await probe.watch(page);
+    return probe;
+  }
+
+  /**
+   * Holds another page's answers too (a popup), once per page. The
+   * confinement route awaits it before a popup's first request goes out, so
+   * a redirect that popup is answered with is judged like the first page's.
+   */
+  watch(page: Page): Promise<void> {
+    let started = this.watched.get(page);
+    if (!started) {
+      started = this.enable(page).catch(() => undefined);
+      this.watched.set(page, started);
+    }
+    return started;
+  }
+
+  private async enable(page: Page): Promise<void> {
     const cdp = await page.context().newCDPSession(page);
-    const probe = new NetworkProbe(cdp, policy, onNavigationStopped);
-    cdp.on("Fetch.requestPaused", (e: Paused) => void probe.onPaused(e));
+    cdp.on("Fetch.requestPaused", (e: Paused) => void this.onPaused(cdp, e));
     await cdp.send("Fetch.enable", {
       patterns: (["Document", "Fetch", "XHR", "Ping"] as const).map((resourceType) => ({
         resourceType,
         requestStage: "Response" as const,
       })),
     });
-    return probe;
   }
 
-  private async onPaused(e: Paused): Promise<void> {
+  private async onPaused(cdp: CDPSession, e: Paused): Promise<void> {
     const status = e.responseStatusCode ?? 0;
     const key = `${e.request.method} ${e.request.url}`;
     if (status >= 300 && status < 400) {
@@ -91,10 +113,10 @@ export class NetworkProbe {
       const message = this.isRequestStep(e)
         ? null
         : refusedRedirect(this.policy, e.request.method, e.request.url, status, location);
-      if (message !== null) return this.stop(e, key, { message, answer });
+      if (message !== null) return this.stop(cdp, e, key, { message, answer });
     } else if (BODY_TYPES.has(e.resourceType ?? "")) {
       try {
-        const b = (await this.cdp.send("Fetch.getResponseBody", { requestId: e.requestId })) as {
+        const b = (await cdp.send("Fetch.getResponseBody", { requestId: e.requestId })) as {
           body: string;
           base64Encoded: boolean;
         };
@@ -104,7 +126,7 @@ export class NetworkProbe {
         // No body to copy (a HEAD, a 204); Playwright's view stands.
       }
     }
-    await this.cdp.send("Fetch.continueResponse", { requestId: e.requestId }).catch(() => undefined);
+    await cdp.send("Fetch.continueResponse", { requestId: e.requestId }).catch(() => undefined);
   }
 
   private isRequestStep(e: Paused): boolean {
@@ -112,14 +134,21 @@ export class NetworkProbe {
   }
 
   /** Answers a redirect that would leave in its place: a document with an empty 204 (the page stays), anything else as blocked. */
-  private async stop(e: Paused, key: string, stopped: StoppedRedirect): Promise<void> {
-    this.stopped.set(key, [...(this.stopped.get(key) ?? []), stopped]);
-    if (e.resourceType === "Document") this.onNavigationStopped(stopped.message);
+  private async stop(cdp: CDPSession, e: Paused, key: string, stopped: StoppedRedirect): Promise<void> {
+    if (e.resourceType === "Document") this.noteStopped(e.request.method, e.request.url, stopped);
+    else this.stopped.set(key, [...(this.stopped.get(key) ?? []), stopped]);
     const answered =
       e.resourceType === "Document"
-        ? this.cdp.send("Fetch.fulfillRequest", { requestId: e.requestId, responseCode: 204, body: "" })
-        : this.cdp.send("Fetch.failRequest", { requestId: e.requestId, errorReason: "BlockedByClient" });
+        ? cdp.send("Fetch.fulfillRequest", { requestId: e.requestId, responseCode: 204, body: "" })
+        : cdp.send("Fetch.failRequest", { requestId: e.requestId, errorReason: "BlockedByClient" });
     await answered.catch(() => undefined);
+  }
+
+  /** Remembers a document redirect stopped outside the probe (a popup's first document, fetched by the route), as if stopped here. */
+  noteStopped(method: string, url: string, stopped: StoppedRedirect): void {
+    const key = `${method} ${url}`;
+    this.stopped.set(key, [...(this.stopped.get(key) ?? []), stopped]);
+    this.onNavigationStopped(stopped.message);
   }
 
   /** The oldest unclaimed redirect stopped for this method and URL, or null. */

@@ -11,12 +11,12 @@
  */
 
 import { createHash } from "node:crypto";
-import type { BrowserContext, Request, Route, WebSocketRoute } from "playwright-core";
+import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playwright-core";
 import { ASSET_TYPES } from "../evidence/asset-types.js";
 import type { EvidenceRecord, Failure } from "../evidence/evidence-schema.js";
 import { answerRefused, continueWithoutMarker, routeRefusal } from "./confinement-route.js";
 import type { NetworkProbe, RedirectAnswer } from "./network-probe.js";
-import { escapedRedirect, type OriginPolicy, refusedWebSocket } from "./origin-policy.js";
+import { escapedRedirect, type OriginPolicy, refusedRedirect, refusedWebSocket } from "./origin-policy.js";
 import {
   approxRecordBytes,
   markRedirectRefused,
@@ -169,7 +169,50 @@ export class NetworkRecorder {
       await answerRefused(route);
       return;
     }
+    const page = pageOf(request);
+    if (this.probe && page === null && request.isNavigationRequest()) {
+      await this.fetchUnwatchedNavigation(route, this.probe);
+      return;
+    }
+    // A page the probe does not watch yet (a popup after its first document) is watched before anything more goes out.
+    if (page && this.probe) await this.probe.watch(page);
     await continueWithoutMarker(route);
+  }
+
+  /**
+   * A popup's first document, asked for before its page exists, so before the
+   * probe can watch it: fetched once here without following redirects, and a
+   * redirect that would leave is answered with an empty 204 (recorded as
+   * `redirect_refused`, failing the step), anything else fulfilled with the
+   * app's own answer. The popup's document then lacks Chromium's address
+   * space (a limitation the capture spec states); its later requests are
+   * watched like the first page's.
+   */
+  private async fetchUnwatchedNavigation(route: Route, probe: NetworkProbe): Promise<void> {
+    const request = route.request();
+    const response = await route.fetch({ maxRedirects: 0 }).catch(() => null);
+    if (response === null) {
+      await route.abort("failed").catch(() => undefined);
+      return;
+    }
+    const headers = response.headersArray();
+    const location = headers.find((h) => h.name.toLowerCase() === "location")?.value ?? null;
+    const message = refusedRedirect(
+      this.options,
+      request.method(),
+      request.url(),
+      response.status(),
+      location,
+    );
+    if (message === null) {
+      await route.fulfill({ response }).catch(() => undefined);
+      return;
+    }
+    probe.noteStopped(request.method(), request.url(), {
+      message,
+      answer: { status: response.status(), headers, location },
+    });
+    await route.fulfill({ status: 204, body: "" }).catch(() => undefined);
   }
 
   private finish(request: Request): void {
@@ -229,5 +272,14 @@ export class NetworkRecorder {
     }
     body.text = earlier;
     return true;
+  }
+}
+
+/** The page a request belongs to, or null (a service worker's, or a frame already gone). */
+function pageOf(request: Request): Page | null {
+  try {
+    return request.frame().page();
+  } catch {
+    return null;
   }
 }

@@ -96,6 +96,7 @@ async function openSession(
     noteViolation(run, run.current, message),
   );
   recorder.useProbe(redirects);
+  context.on("page", (popup) => void redirects.watch(popup));
   if (options.screenshotsDir) await mkdir(options.screenshotsDir, { recursive: true });
   return { page, context, recorder, redirects, crashed: () => crashed, browser };
 }
