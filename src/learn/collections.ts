@@ -23,7 +23,8 @@ export interface FoundCollection {
   item: EndpointGroup | null;
   envelope: Envelope;
   itemEnvelope: ItemEnvelope;
-  parent: { collection: string | null; param: string; field: string } | null;
+  /** `implied`: the entities name no parent; the walk keeps the scope under `field` (see `impliedScope`). */
+  parent: { collection: string | null; param: string; field: string; implied?: boolean } | null;
   /** Other fields item paths name an entity by (`identifier` beside `id`), when they use two. */
   altIdFields?: string[];
   /** Ids are paths: item reads of a parent embed its children under this key (tree-collection.ts). */
@@ -352,10 +353,14 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       const field = Object.keys(lists.flat()[0] ?? {}).find((f) =>
         pairs.every(([o, l]) => l.every((e) => String(e[f]) === o.pathParams[lastParam])),
       );
-      if (field === undefined) continue;
+      const implied = field === undefined ? impliedScope(lastParam, pairs) : null;
+      if (field === undefined && implied === null) continue;
       const prefix = list.literals.slice(0, list.literals.lastIndexOf(null) + 1);
       const parentCol = found.find((c) => c.item && sameShape(c.item.literals, prefix));
-      parent = { collection: parentCol?.name ?? null, param: lastParam, field };
+      parent =
+        field !== undefined
+          ? { collection: parentCol?.name ?? null, param: lastParam, field }
+          : { collection: parentCol?.name ?? null, param: lastParam, field: implied!, implied: true };
     }
     let name = snake(word);
     if (names.has(name))
@@ -383,6 +388,22 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
     });
   }
   return found;
+}
+
+/**
+ * The key a nested list's scope is kept under when its entities name no parent (`/files/{file_id}/versions`
+ * answering `[{id, saved}]`): the parameter's own name, when no entity holds that key nor the parameter's value
+ * anywhere at its top level (an entity holding it under another name is one the field test above missed, not one
+ * naming no parent). Null otherwise.
+ */
+function impliedScope(param: string, pairs: readonly (readonly [Observation, Entity[]])[]): string | null {
+  if (pairs.length === 0) return null;
+  const names = pairs.every(([o, l]) =>
+    l.every(
+      (e) => !Object.hasOwn(e, param) && Object.values(e).every((v) => String(v) !== o.pathParams[param]),
+    ),
+  );
+  return names ? param : null;
 }
 
 function sameShape(a: (string | null)[], b: (string | null)[]): boolean {

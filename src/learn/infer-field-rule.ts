@@ -62,6 +62,8 @@ export interface FieldContext {
   defaults?: ReadonlyMap<string, unknown>;
   /** The signed-in entities the recording shows (`GET /users/me`): their ids and the strings they hold. */
   session?: readonly { id: string | number; strings: ReadonlySet<string> }[];
+  /** For creates into a nested collection: the scope written (the parent path parameter's value). */
+  scope?: string | null;
 }
 
 /** The rule of a field, or why none holds (and, for a nested field, its path: `guid.raw`). */
@@ -74,8 +76,11 @@ export type FieldVerdict =
       gap?: UnclosableGap;
       /** The display path of the field no rule explains, when it is inside an object (`content.rendered`). */
       path?: string;
-      /** Two rules fit the only observation and no recording yet tells them apart (a counter or a constant). */
-      ambiguous?: "counter_or_constant";
+      /**
+       * Two rules fit and no recording yet tells them apart: a counter or a constant (the only observation), an id
+       * fixed per scope or one the app assigns (every create wrote to one scope).
+       */
+      ambiguous?: "counter_or_constant" | "scoped_constant_id";
     };
 
 /**
@@ -596,7 +601,13 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
     path[0] === contexts[0]?.idField &&
     values.every((v) => typeof v === "string" && !isUuid(v))
   )
-    return { ok: false, reason: "unexplained_field", gap: { kind: "string_id" } };
+    return (
+      scopedConstantId(contexts, values) ?? {
+        ok: false,
+        reason: "unexplained_field",
+        gap: { kind: "string_id" },
+      }
+    );
   const token = fromRequest ? null : tokenShape(values);
   if (token)
     return {
@@ -611,6 +622,20 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
     reason: allExplained && contexts.length > 1 ? "conflicting_observations" : "unexplained_field",
     ...display,
   };
+}
+
+/**
+ * A created string id that is one value in every create into a nested collection: an id fixed per scope (each
+ * parent's one `checkpoint`) when the creates wrote to two or more scopes, so a constant that collides only within
+ * a scope (the twin answers that as `id_taken`); with one scope, an app-assigned id fits as well (ambiguous, a
+ * recording under another parent tells them apart). Null for other ids.
+ */
+function scopedConstantId(contexts: FieldContext[], values: unknown[]): FieldVerdict | null {
+  if (values.length === 0 || contexts.some((c) => typeof c.scope !== "string")) return null;
+  if (new Set(values).size !== 1) return null;
+  if (new Set(contexts.map((c) => c.scope)).size >= 2)
+    return { ok: true, rule: { kind: "constant", value: values[0] } };
+  return { ok: false, reason: "unexplained_field", ambiguous: "scoped_constant_id" };
 }
 
 /** True when `v` is the id of a signed-in entity some other string of the written entity is a value of. */

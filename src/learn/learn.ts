@@ -162,7 +162,10 @@ function collectionStates(walk: WalkResult) {
       : [];
     if (projections.length > 0) m.collection.item_projections = projections;
     const { explain, ...rest } = m.collection;
-    const h = hidden.get(st.col.name);
+    // The scope the twin keeps for entities that name no parent is never shown (collections.ts `impliedScope`).
+    const implied = st.col.parent?.implied ? [`/${st.col.parent.field}`] : [];
+    const found = [...(hidden.get(st.col.name) ?? []), ...implied];
+    const h = found.length > 0 ? found : undefined;
     collections.push(h ? { ...rest, hidden: h, explain } : m.collection);
     for (const o of m.stateServed) stateServed.add(o);
     seed.collections[st.col.name] = [...st.scopes.keys()].flatMap((scope) => st.list(scope));

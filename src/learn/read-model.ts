@@ -109,7 +109,7 @@ export function collectionModel(
     item_endpoint: c.item?.toolName ?? null,
     envelope: c.envelope,
     item_envelope: c.itemEnvelope,
-    parent: c.parent,
+    parent: c.parent?.implied ? { ...c.parent, listed: [...st.listedScopes].sort() } : c.parent,
     ...(c.tree ? { tree: { separator: "/", children_key: c.tree.childrenKey } } : {}),
     list_order,
     filters,

@@ -112,6 +112,17 @@ function createScope(st: CollectionState, o: Observation, answered: Entity | nul
 }
 
 /**
+ * An entity of a collection whose entities name no parent (`parent.implied`), with its scope, the path parameter's
+ * value, under the key the collection keeps it (every read and write of the walk sees it so); others as they are.
+ */
+function withScope(st: CollectionState, o: Observation, e: Entity): Entity {
+  const parent = st.col.parent;
+  if (!parent?.implied) return e;
+  const scope = o.pathParams[parent.param];
+  return scope === undefined ? e : { ...e, [parent.field]: scope };
+}
+
+/**
  * A query read with the state of its moment: the scope's entities in list order, each answered one as answered
  * (fresher than the state), entities the state did not hold appended (a filter may show what the plain list hides).
  * The default filter is filled in once the whole recording has shown it.
@@ -258,8 +269,11 @@ class Walk {
   /** A list read: a full list replaces the scope's state; a query read is checked against it. */
   private readList(st: CollectionState, o: Observation, body: unknown): void {
     const col = st.col;
-    const got = listEntities(body, col.envelope.kind === "object" ? col.envelope.items_key : null);
-    if (!got) return;
+    const listed = listEntities(body, col.envelope.kind === "object" ? col.envelope.items_key : null);
+    if (!listed) return;
+    const got = col.parent?.implied
+      ? { ...listed, entities: listed.entities.map((e) => withScope(st, o, e)) }
+      : listed;
     const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
     if (o.query.length === 0) {
       this.identifyCreate(st, scope, got.entities, o);
@@ -293,7 +307,8 @@ class Walk {
     } else if (ok(o) && o.query.length === 0) {
       // An item read with a query (a format, a projection, an expansion) may show another shape of the entity:
       // it is replayed, and never written back into the state.
-      const read = itemEntity(body, st.col.itemEnvelope);
+      const shown = itemEntity(body, st.col.itemEnvelope);
+      const read = shown && withScope(st, o, shown);
       const e = read && st.col.tree ? this.readChildren(st, o, read, st.col.tree.childrenKey) : read;
       if (e) {
         st.upsert(e);
@@ -354,7 +369,8 @@ class Walk {
     const target = this.targets.get(o.endpoint.key);
     if (!target) return;
     const st = this.states.get(target.collection.name)!;
-    const answered = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
+    const shown = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
+    const answered = shown && withScope(st, o, shown);
     // A create answered with a redirect (post-redirect-get) names its entity in the Location, if anywhere.
     const rawId = target.idParam
       ? o.pathParams[target.idParam]

@@ -19,7 +19,9 @@ export interface HintContext {
   statuses?: number[];
   mime?: string | null;
   /** Two rules fit the only observation: what a second one would tell apart. */
-  ambiguous?: "counter_or_constant";
+  ambiguous?: "counter_or_constant" | "scoped_constant_id";
+  /** The path parameter naming the scope of a nested collection's entities (`content_id`). */
+  scopeParam?: string;
   /** A write on no collection: the read (`GET /api/settings`) that answered otherwise across it, an effect the twin cannot apply. */
   changed?: string;
 }
@@ -42,6 +44,8 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
       const g = c.gap;
       if (c.ambiguous === "counter_or_constant")
         return `Field "${c.field}" in ${w} was the highest value seen in its scope + 1 in the only ${w} recorded, which a counter and a constant both fit; record another ${w}, followed by a ${read}, so its value shows which`;
+      if (c.ambiguous === "scoped_constant_id")
+        return `Field "${c.field}" in ${w} was one value in every recorded create, all under one {${c.scopeParam ?? "parent"}}, which an id fixed per parent and an id the app assigns both fit; record another ${w} under another {${c.scopeParam ?? "parent"}}, followed by a ${read}, so its id shows which`;
       if (g?.kind === "counter")
         return `Field "${c.field}" in ${w} counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant`;
       if (g?.kind === "string_id")

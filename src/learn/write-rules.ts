@@ -167,6 +167,7 @@ function fieldContexts(
     idSeenBefore: w.idSeenBefore,
     idField: col.idField,
     create: target.kind === "create",
+    scope: target.kind === "create" && col.parent ? (w.obs.pathParams[col.parent.param] ?? null) : null,
     session,
     ...(defaults && target.kind === "create" ? { defaults } : {}),
   }));
@@ -205,6 +206,7 @@ function fieldRules(
         field: verdict.path ?? f,
         ...(gap ? { gap } : {}),
         ...(verdict.ambiguous ? { ambiguous: verdict.ambiguous } : {}),
+        ...(target.collection.parent ? { scopeParam: target.collection.parent.param } : {}),
       });
       if (!refused || (refused.closable && !w.closable)) refused = w;
       continue;

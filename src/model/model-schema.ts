@@ -206,9 +206,23 @@ export const CollectionSchema = z.strictObject({
   item_endpoint: z.string().nullable(),
   envelope: EnvelopeSchema,
   item_envelope: ItemEnvelopeSchema,
-  /** Nested collections: entity[field] equals the value of path param `param` of the parent collection. */
+  /**
+   * Nested collections: entity[field] equals the value of path param `param` of the parent collection. `implied`:
+   * the app's entities name no parent, so the twin keeps the scope under `field` (the param's name, a key no
+   * recorded entity holds) in its state and never shows it (`hidden` holds it). Absent: false (older models read).
+   */
   parent: z
-    .strictObject({ collection: z.string().nullable(), param: z.string(), field: z.string() })
+    .strictObject({
+      collection: z.string().nullable(),
+      param: z.string(),
+      field: z.string(),
+      implied: z.boolean().optional(),
+      /**
+       * With `implied`: the scopes whose full list the recording showed, sorted. A list read of another scope the
+       * state holds nothing in is an explained miss (`unlisted_scope`), never an empty list the twin cannot know.
+       */
+      listed: z.array(z.string()).optional(),
+    })
     .nullable(),
   /**
    * Ids are paths (`projects/a.ipynb`): an entity's parent is the one whose id is its own up to the last

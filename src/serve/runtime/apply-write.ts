@@ -8,7 +8,9 @@ import { withoutPointers } from "../../util/entity-view.js";
 import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
+import type { CollectionState } from "./collection-state.js";
 import { explainIdTaken, explainUnknownDerived } from "./explain-miss.js";
+import { queryForm } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
 /** The entity as an answer shows it: itself (frozen, from the state), or a copy without what it leaves out. */
@@ -62,6 +64,19 @@ function answer(rule: WriteRule, entity: Entity): TwinResponse {
   };
 }
 
+/**
+ * True when an entity the state holds has this id in the written entity's scope: a nested collection's ids need be
+ * unique only under their parent (each file's one checkpoint `checkpoint`), other collections' everywhere.
+ */
+function heldInScope(c: Collection, list: CollectionState, id: string, entity: Entity): boolean {
+  if (!list.has(id)) return false;
+  if (!c.parent) return true;
+  const scope = queryForm(entity[c.parent.field]);
+  for (const e of list.values())
+    if (queryForm(e[c.id_field]) === id && queryForm(e[c.parent.field]) === scope) return true;
+  return false;
+}
+
 /** Applies a served write rule to the episode (mutating its state) and answers it. */
 export function applyWrite(
   model: Model,
@@ -102,7 +117,7 @@ export function applyWrite(
   if (
     (typeof newId === "string" || typeof newId === "number") &&
     String(newId) !== taken &&
-    list.has(String(newId))
+    heldInScope(c, list, String(newId), entity)
   ) {
     episode.clock_ms = before.clock;
     episode.id_sequences = before.sequences;

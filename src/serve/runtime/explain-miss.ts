@@ -79,6 +79,21 @@ export function explainIdTaken(collection: string, tool: string, id: string): Tw
   );
 }
 
+/** The 501 for a list read of a nested scope the recording never listed (see `parent.listed`). */
+export function explainUnlistedScope(endpoint: Endpoint, collection: string, scope: string): TwinResponse {
+  return explainedAnswer(
+    501,
+    {
+      error: "unlisted_scope",
+      message: `${endpoint.method} ${endpoint.template} lists the ${collection} under ${JSON.stringify(scope)}, which the recording never listed and the episode wrote nothing to: the twin does not know what the app holds there`,
+      hint: `Record a ${endpoint.method} ${endpoint.template} for ${JSON.stringify(scope)}, then rebuild the bundle.`,
+      scope,
+    },
+    "miss",
+    endpoint.tool_name,
+  );
+}
+
 /** The 501 for a write whose entity's field derives from its id, when the id does not tell it (an unseen extension). */
 export function explainUnknownDerived(
   tool: string,

@@ -10,8 +10,10 @@ import type { Acknowledged, Collection, Endpoint, Model, Replay } from "../../mo
 import { queryKey } from "../../model/query-key.js";
 import { applyWrite } from "./apply-write.js";
 import { countRead, itemRead, listRead, queryRead } from "./collection-read.js";
+import type { CollectionState } from "./collection-state.js";
 import { embeddedAnswer } from "./embedded-answer.js";
-import { explainMiss, explainUnlearnedQuery, explainWithheld } from "./explain-miss.js";
+import { explainMiss, explainUnlearnedQuery, explainUnlistedScope, explainWithheld } from "./explain-miss.js";
+import { queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import { refuseBody, refuseRequest } from "./refuse-request.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
@@ -47,6 +49,8 @@ function serveFromState(
   const c = collectionOf(model, ep.collection);
   if (!c) return null;
   const list = episode.state.collection(c.name);
+  const scope = ep.kind === "list" ? unlistedScope(c, list, m.params) : null;
+  if (scope !== null) return explainUnlistedScope(ep, c.name, scope);
   if (ep.kind === "list" && c.query) {
     const read = queryRead(c, list, m.params, req.query, ep.tool_name, req.path);
     if (!("unlearned" in read)) return read;
@@ -88,6 +92,18 @@ function serveFromState(
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;
+}
+
+/**
+ * The scope a list read names when the twin cannot know its entities: a nested collection whose entities name no
+ * parent (`parent.implied`), a scope the recording never listed, and nothing the episode wrote there. Else null.
+ */
+function unlistedScope(c: Collection, list: CollectionState, params: Record<string, string>): string | null {
+  const listed = c.parent?.listed;
+  const scope = c.parent ? params[c.parent.param] : undefined;
+  if (!listed || scope === undefined || listed.includes(scope)) return null;
+  for (const e of list.values()) if (queryForm(e[c.parent!.field]) === scope) return null;
+  return scope;
 }
 
 /** A replayed answer, unless the episode's writes made it out of date (embedded-answer.ts). */
