@@ -32,7 +32,7 @@ export interface FoundCollection {
   /** The item reads' statuses that mean "no such entity" (404, 410, and a 403 confirmed so: not-found-status.ts). */
   missStatuses?: number[];
   /** Fields item reads show that list reads leave out (`omit`) or show as null (`nulls`): the list's own view. */
-  listView?: { omit: string[]; nulls: string[]; defaults?: Record<string, unknown> };
+  listView?: { omit: string[]; nulls: string[]; defaults?: Record<string, unknown>; item_values?: string[] };
 }
 
 const isEntity = (v: unknown): v is Entity => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -283,7 +283,7 @@ function detectListView(
   all: Entity[][],
   items: Observation[],
   itemEnvelope: ItemEnvelope,
-): { omit: string[]; nulls: string[]; defaults?: Record<string, unknown> } | undefined {
+): FoundCollection["listView"] {
   const listed = all.flat();
   const itemEntities = items
     .map((o) => itemEntity(bodyOf(o), itemEnvelope))
@@ -305,7 +305,20 @@ function detectListView(
       .map((e) => JSON.stringify(e[k]));
     if (values.length >= 2 && new Set(values).size === 1) defaults[k] = JSON.parse(values[0]!);
   }
-  return { omit, nulls, ...(Object.keys(defaults).length > 0 ? { defaults } : {}) };
+  // The nulls every plain item read gave a value (a projection, `?content=0`, nulls them on purpose).
+  const plain = items
+    .filter((o) => o.query.length === 0)
+    .map((o) => itemEntity(bodyOf(o), itemEnvelope))
+    .filter((e): e is Entity => e !== null);
+  const valued = nulls.filter(
+    (k) => plain.length > 0 && plain.every((e) => e[k] !== null && e[k] !== undefined),
+  );
+  return {
+    omit,
+    nulls,
+    ...(Object.keys(defaults).length > 0 ? { defaults } : {}),
+    ...(valued.length > 0 ? { item_values: valued } : {}),
+  };
 }
 
 /** Finds every collection among the endpoint groups; `warnings` receives entities that lack their id field. */

@@ -95,8 +95,10 @@ describe("ids holding / (multi-segment path parameters)", () => {
       return [a.status, a.body?.kind === "json" ? a.body.value : null];
     };
     expect(read("/api/files/docs/a.md")).toEqual([200, file("docs/a.md", "file", "A")]);
-    // b.md was only listed in its folder: it is in the state, as the listing showed it.
-    expect(read("/api/files/docs/b.md")).toEqual([200, file("docs/b.md")]);
+    // b.md was only listed in its folder: the state holds it as the listing showed it, which gives its content null
+    // where item reads give it, so its item read is an explained miss (list-view-items.test.ts).
+    const listed = read("/api/files/docs/b.md");
+    expect([listed[0], (listed[1] as { error: string }).error]).toEqual([501, "unknown_fields"]);
     expect(read("/api/files/docs")).toEqual([200, DOCS]);
     expect(read("/api/files")).toEqual([200, ROOT]);
     expect(read("/api/files/docs/zz.md")[0]).toBe(404);

@@ -197,6 +197,12 @@ export const CollectionSchema = z.strictObject({
       nulls: z.array(z.string()),
       /** A left-out field every item read (of two or more entities) gave one value: an item read of an entity only a list showed gives it. */
       defaults: z.record(z.string(), z.unknown()).optional(),
+      /**
+       * The `nulls` every item read without a query gave a value (a file's `content`): an entity the state holds
+       * null there is one only lists showed, so its item read is an explained miss (`unknown_fields`), as is one
+       * lacking an `omit` field with no default. Absent: none (older models read).
+       */
+      item_values: z.array(z.string()).optional(),
     })
     .optional(),
   /** Other fields an item path may name an entity by (`/projects/website` for `identifier`), tried after `id_field`. Absent when none (so older models read). */

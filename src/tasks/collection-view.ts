@@ -210,6 +210,11 @@ export function collectionViews(
           "unknown_path_param",
           `listing ${c.name} needs the path parameter ${extraParams.join(", ")}, which no collection's entities give`,
         );
+      } else if (parentInfo?.implied) {
+        out = no(
+          "parent_implied",
+          `${c.name} is listed under {${parentInfo.param}}, but its entities name no parent, so a task could not say which one it works on`,
+        );
       } else if (parentInfo && (parentInfo.collection === null || depth > 4)) {
         out = no(
           "parent_not_collection",

@@ -102,7 +102,7 @@ function uniqueIds(tasks: Task[]): Task[] {
 export function generateTasks(model: Model, seed: SeedState, tools: EvalTool[]): TasksFile {
   const { views, unusable } = collectionViews(model, seed, tools);
   const writes = servedWrites(model, tools);
-  const smoke = smokeTask(model, tools, views);
+  const smoke = smokeTask(model, tools, views, seed);
   const tasks: Task[] = smoke.task ? [smoke.task] : [];
   const skipped: NotGenerated[] = [...smoke.skipped, ...unservedWrites(model)];
   for (const u of unusable)

@@ -4,7 +4,9 @@
  * state-backed read with the recorded status and a body of the recorded
  * shape. It checks the environment, not an agent: only the oracle runs it.
  */
-import type { Endpoint, Model } from "../model/model-schema.js";
+import { unknownItemFields } from "../model/item-knowledge.js";
+import type { Collection, Endpoint, Entity, Model, SeedState } from "../model/model-schema.js";
+import { queryForm } from "../util/query-form.js";
 import { safeDecode } from "../util/safe-decode.js";
 import { type CollectionView, type EvalTool, type Scope, scopeOf } from "./collection-view.js";
 import { entityArgs } from "./task-parts.js";
@@ -53,10 +55,43 @@ function replayed(model: Model, tool: EvalTool): Planned | string {
   return "no recorded request of it can be sent through its arguments";
 }
 
-function fromState(endpoint: Endpoint, tool: EvalTool, view: CollectionView | undefined): Planned | string {
-  if (!view) return `its collection ${endpoint.collection} offers no served list to take arguments from`;
+/** A list of a nested collection whose entities name no parent, called under the first scope the recording listed. */
+function listedScope(endpoint: Endpoint, tool: EvalTool, c: Collection | undefined): Planned | null {
+  const scope = c?.parent?.implied ? c.parent.listed?.[0] : undefined;
+  if (endpoint.kind !== "list" || scope === undefined || tool.binding.path_params.join() !== c!.parent!.param)
+    return null;
+  const status = Object.keys(endpoint.response_schemas).find((s) => /^2\d\d$/.test(s));
+  if (!status) return null;
+  const schema = endpoint.response_schemas[status] as Record<string, unknown>;
+  return {
+    call: { tool: tool.name, arguments: { [c!.parent!.param]: scope } },
+    check: { status: Number(status), schema },
+  };
+}
+
+function fromState(
+  endpoint: Endpoint,
+  tool: EvalTool,
+  view: CollectionView | undefined,
+  model: Model,
+  seed: SeedState,
+): Planned | string {
+  const c = model.collections.find((x) => x.name === endpoint.collection);
+  if (!view)
+    return (
+      listedScope(endpoint, tool, c) ??
+      `its collection ${endpoint.collection} offers no served list to take arguments from`
+    );
   const scope: Scope = scopeOf(view);
-  const entity = endpoint.kind === "item" ? (scope.entities[0] ?? null) : null;
+  // An item read of an entity only a list showed is an explained miss: call one whose item the state knows.
+  const rows = new Map(
+    (seed.collections[view.collection.name] ?? []).map((e) => [queryForm(e[view.collection.id_field]), e]),
+  );
+  const known = (e: Entity) => {
+    const row = rows.get(queryForm(e[view.collection.id_field]));
+    return !c || !row || unknownItemFields(c, row).length === 0;
+  };
+  const entity = endpoint.kind === "item" ? (scope.entities.find(known) ?? null) : null;
   const idParam =
     endpoint.kind === "item" ? (tool.binding.path_params[tool.binding.path_params.length - 1] ?? null) : null;
   const args = entityArgs(view, scope, tool.binding.path_params, idParam, entity);
@@ -73,6 +108,7 @@ export function smokeTask(
   model: Model,
   tools: EvalTool[],
   views: CollectionView[],
+  seed: SeedState = { collections: {} },
 ): { task: Task | null; skipped: NotGenerated[] } {
   const skipped: NotGenerated[] = [];
   const planned: Planned[] = [];
@@ -82,7 +118,7 @@ export function smokeTask(
     if (!endpoint) continue;
     const stateRead = endpoint.serving === "state" && (endpoint.kind === "list" || endpoint.kind === "item");
     const plan = stateRead
-      ? fromState(endpoint, tool, viewOf.get(endpoint.collection ?? ""))
+      ? fromState(endpoint, tool, viewOf.get(endpoint.collection ?? ""), model, seed)
       : replayed(model, tool);
     if (typeof plan === "string")
       skipped.push({

@@ -7,6 +7,7 @@
  */
 import { listedView } from "../../model/collection-query.js";
 import { countEntities } from "../../model/count-read.js";
+import { unknownItemFields } from "../../model/item-knowledge.js";
 import { renderLink } from "../../model/link-header.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
 import { renameId } from "../../model/not-found.js";
@@ -16,6 +17,7 @@ import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.
 import { withoutPointers } from "../../util/entity-view.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
 import type { CollectionState } from "./collection-state.js";
+import { explainUnknownFields } from "./explain-miss.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import type { TwinResponse } from "./twin-types.js";
@@ -377,6 +379,8 @@ export function itemRead(
 ): TwinResponse {
   const found = locate(c, list, params, idParam);
   if (!found) return notFound(c, rule, params[idParam]);
+  const unknown = unknownItemFields(c, found).filter((k) => !nulls.includes(k));
+  if (unknown.length > 0) return explainUnknownFields(rule, queryForm(found[c.id_field]), unknown);
   // A parent (stored with an array of children) shows the children the state holds now.
   const key = c.tree?.children_key;
   const shownFound =

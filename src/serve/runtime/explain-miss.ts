@@ -79,6 +79,23 @@ export function explainIdTaken(collection: string, tool: string, id: string): Tw
   );
 }
 
+/** The 501 for an item read of an entity only lists showed: the fields item reads show were never recorded for it. */
+export function explainUnknownFields(tool: string, id: string, fields: string[]): TwinResponse {
+  const names = fields.map((f) => JSON.stringify(f)).join(", ");
+  return explainedAnswer(
+    501,
+    {
+      error: "unknown_fields",
+      message: `${tool}: the recording showed ${JSON.stringify(id)} only in lists, which leave out or give null ${names}; an item read shows ${fields.length === 1 ? "it" : "them"}, and the twin does not know ${fields.length === 1 ? "its value" : "their values"} for this entity`,
+      hint: `Record an item read of ${JSON.stringify(id)} (or a write that sets ${names}), then rebuild the bundle.`,
+      id,
+      fields,
+    },
+    "miss",
+    tool,
+  );
+}
+
 /** The 501 for a list read of a nested scope the recording never listed (see `parent.listed`). */
 export function explainUnlistedScope(endpoint: Endpoint, collection: string, scope: string): TwinResponse {
   return explainedAnswer(
