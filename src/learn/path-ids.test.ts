@@ -43,7 +43,8 @@ describe("ids holding / (multi-segment path parameters)", () => {
     expect([c.id_field, c.item_endpoint, c.tree]).toEqual([
       "path",
       "get_files_by_id",
-      { separator: "/", children_key: "content" },
+      // The list answers are the root folder (path ""): tree-root.test.ts.
+      { separator: "/", children_key: "content", root: { ...ROOT, content: [] } },
     ]);
   });
 

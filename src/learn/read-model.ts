@@ -7,6 +7,7 @@
 import type {
   CannedResponse,
   Collection,
+  Entity,
   Replay,
   ReplayBody,
   ReplayResponse,
@@ -15,6 +16,7 @@ import { namesId, renameId } from "../model/not-found.js";
 import { sortEntities } from "../model/query-language.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { CollectionState } from "./collection-state.js";
+import type { FoundCollection } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
 import type { QueryRead } from "./query-hypotheses.js";
@@ -110,7 +112,7 @@ export function collectionModel(
     envelope: c.envelope,
     item_envelope: c.itemEnvelope,
     parent: c.parent?.implied ? { ...c.parent, listed: [...st.listedScopes].sort() } : c.parent,
-    ...(c.tree ? { tree: { separator: "/", children_key: c.tree.childrenKey } } : {}),
+    ...(c.tree ? { tree: { separator: "/", children_key: c.tree.childrenKey, ...treeRoot(c) } } : {}),
     list_order,
     filters,
     pagination,
@@ -122,6 +124,28 @@ export function collectionModel(
     query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
+}
+
+/**
+ * The root folder of a tree whose list answers are it (see `tree.root` in the model): every plain list answer an
+ * object holding the id field as "" and the children under the children key. The last such answer (time order),
+ * its children emptied, or nothing.
+ */
+function treeRoot(c: FoundCollection): { root?: Entity } {
+  if (!c.tree || c.envelope.kind !== "object" || c.envelope.items_key !== c.tree.childrenKey) return {};
+  const plain = c.list.observations.filter(
+    (o) => o.status >= 200 && o.status < 300 && o.query.length === 0 && o.response.kind === "json",
+  );
+  const bodies = plain.map((o) => (o.response.kind === "json" ? o.response.value : undefined));
+  const isRoot = (b: unknown) =>
+    b !== null && typeof b === "object" && !Array.isArray(b) && (b as Entity)[c.idField] === "";
+  if (bodies.length === 0 || !bodies.every(isRoot)) return {};
+  const at = (o: Observation) => o.time ?? Number.NEGATIVE_INFINITY;
+  let last = 0;
+  plain.forEach((o, i) => {
+    if (at(o) > at(plain[last]!) || (at(o) === at(plain[last]!) && o.index > plain[last]!.index)) last = i;
+  });
+  return { root: { ...(bodies[last] as Entity), [c.tree.childrenKey]: [] } };
 }
 
 /**

@@ -236,7 +236,20 @@ export const CollectionSchema = z.strictObject({
    * array under `children_key` (a folder) shows there its children in list order, as lists show entities. Absent
    * when ids are not paths (so older models read).
    */
-  tree: z.strictObject({ separator: z.literal("/"), children_key: z.string() }).optional(),
+  tree: z
+    .strictObject({
+      separator: z.literal("/"),
+      children_key: z.string(),
+      /**
+       * The root folder, when the list answers are it: every list answer is an object holding the id field as ""
+       * and the entities under `children_key` (`GET /api/contents` answering the folder document of path ""). The
+       * last plain list answer with its children emptied: serve's list answers are it with the top level under
+       * `children_key`, and a list read whose query is a confirmed item projection (`?content=0`) answers it with
+       * that projection's fields null. Absent otherwise (so older models read).
+       */
+      root: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
   /**
    * Item reads with a query the recording confirmed as a projection that nulls fields (`?content=0` → `content`
    * and `format` null): every recorded read with exactly these parameters answered the entity the state held at

@@ -30,10 +30,15 @@ export const withheldOf = (specs: RecordSpec[]) =>
   learnSpecs(specs).coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint]);
 
 /** A twin request (`handleRequest`'s input) with a JSON body, or none. */
-export const twinRequest = (method: string, path: string, body: unknown = null): TwinRequest => ({
+export const twinRequest = (
+  method: string,
+  path: string,
+  body: unknown = null,
+  query: [string, string][] = [],
+): TwinRequest => ({
   method,
   path,
-  query: [],
+  query,
   headers: body === null ? {} : { "content-type": "application/json" },
   body: body === null ? null : { kind: "json", value: body },
 });

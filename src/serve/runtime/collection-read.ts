@@ -282,7 +282,8 @@ function listAnswer(
   const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
   let value: unknown = shownRows;
   if (c.envelope.kind === "object") {
-    const constants = c.envelope.constants;
+    // A tree's root folder (`tree.root`): the list answer is that folder, its top level under the children key.
+    const constants = c.tree?.root ?? c.envelope.constants;
     const env: Record<string, unknown> = isEmpty(constants) ? {} : { ...structuredClone(constants) };
     env[c.envelope.items_key] = shownRows;
     if (c.envelope.total_key !== null) env[c.envelope.total_key] = total;
@@ -366,6 +367,19 @@ export function wrapItem(c: Collection, entity: Entity): unknown {
       : { ...entity, ...Object.fromEntries(missing.map((k) => [k, defaults![k]])) };
   const e = shown(c, full);
   return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: e } : e;
+}
+
+/** Answers a list read of a tree's root folder with a confirmed item projection (`?content=0`): the root, those fields null. */
+export function rootProjection(c: Collection, nulls: readonly string[], rule: string): TwinResponse {
+  const root = c.tree!.root!;
+  const value = { ...root, ...Object.fromEntries(nulls.filter((k) => k in root).map((k) => [k, null])) };
+  return {
+    status: 200,
+    headers: { ...JSON_HEADERS },
+    body: { kind: "json", value },
+    served_by: "state",
+    rule,
+  };
 }
 
 /** Answers an item read: the wrapped entity, or the not-found answer. */

@@ -9,7 +9,7 @@ import { understoodQueryParams } from "../../model/collection-query.js";
 import type { Acknowledged, Collection, Endpoint, Model, Replay } from "../../model/model-schema.js";
 import { queryKey } from "../../model/query-key.js";
 import { applyWrite } from "./apply-write.js";
-import { countRead, itemRead, listRead, queryRead } from "./collection-read.js";
+import { countRead, itemRead, listRead, queryRead, rootProjection } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
 import { embeddedAnswer } from "./embedded-answer.js";
 import { explainMiss, explainUnlearnedQuery, explainUnlistedScope, explainWithheld } from "./explain-miss.js";
@@ -51,6 +51,12 @@ function serveFromState(
   const list = episode.state.collection(c.name);
   const scope = ep.kind === "list" ? unlistedScope(c, list, m.params) : null;
   if (scope !== null) return explainUnlistedScope(ep, c.name, scope);
+  const projection =
+    (ep.kind === "item" || (ep.kind === "list" && c.tree?.root)) && req.query.length > 0
+      ? c.item_projections?.find((p) => queryKey(p.query) === queryKey(req.query))
+      : undefined;
+  // The root folder a tree's list answers are takes the projections of its folders' item reads.
+  if (projection && ep.kind === "list") return rootProjection(c, projection.nulls, ep.tool_name);
   if (ep.kind === "list" && c.query) {
     const read = queryRead(c, list, m.params, req.query, ep.tool_name, req.path);
     if (!("unlearned" in read)) return read;
@@ -59,10 +65,6 @@ function serveFromState(
       ? replayed(model, episode, hit, req)
       : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why);
   }
-  const projection =
-    ep.kind === "item" && req.query.length > 0
-      ? c.item_projections?.find((p) => queryKey(p.query) === queryKey(req.query))
-      : undefined;
   if (projection) {
     const idParam = m.route.params[m.route.params.length - 1] ?? "";
     return itemRead(c, list, m.params, idParam, ep.tool_name, projection.nulls);

@@ -1,0 +1,62 @@
+/**
+ * The root of a path tree: list answers that are the root folder (an object holding the id field as "" and the top
+ * level under the children key) are answered as that folder, its other fields as last recorded, and take the
+ * projections its folders' item reads confirmed (`?content=0`); rightly refused where a list answer is no root.
+ */
+import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs, twinRequest as send } from "../../test/support/learn-specs.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
+
+const entry = (path: string, kind: string, content: unknown, modified: string) => ({
+  path,
+  kind,
+  modified,
+  content,
+  format: content === null ? null : kind === "folder" ? "json" : "text",
+});
+const root = (modified: string, content: unknown[]) => entry("", "folder", content, modified);
+const T1 = "2026-03-01T10:00:00Z";
+const T2 = "2026-03-01T10:05:00Z";
+
+function recording(second = root(T2, [entry("docs", "folder", null, T1)])): RecordSpec[] {
+  return [
+    { path: "/api/files", status: 200, res: root(T1, [entry("docs", "folder", null, T1)]) },
+    {
+      path: "/api/files/docs",
+      status: 200,
+      res: entry("docs", "folder", [entry("docs/a.md", "file", null, T1)], T1),
+    },
+    { path: "/api/files/docs?content=0", status: 200, res: entry("docs", "folder", null, T1) },
+    { path: "/api/files/docs/a.md", status: 200, res: entry("docs/a.md", "file", "A", T1) },
+    { path: "/api/files", status: 200, res: second },
+  ];
+}
+
+const body = (a: ReturnType<typeof handleRequest>) => (a.body?.kind === "json" ? a.body.value : null);
+
+describe("the root of a path tree", () => {
+  it("answers a list read as the root folder, as last recorded, with the top level the state holds", () => {
+    const { model, seed } = learnSpecs(recording());
+    expect(model.collections.find((c) => c.name === "files")?.tree?.root).toEqual(root(T2, []));
+    const ep = createEpisode(model, seed, { episodeId: "root" });
+    expect(body(handleRequest(model, ep, send("GET", "/api/files")))).toEqual(
+      root(T2, [entry("docs", "folder", null, T1)]),
+    );
+  });
+
+  it("answers the root with a projection its folders' item reads confirmed", () => {
+    const { model, seed } = learnSpecs(recording());
+    const ep = createEpisode(model, seed, { episodeId: "projection" });
+    const a = handleRequest(model, ep, send("GET", "/api/files", null, [["content", "0"]]));
+    expect([a.status, body(a)]).toEqual([200, { ...root(T2, []), content: null, format: null }]);
+  });
+
+  it("takes no root where a list answer holds another id than the empty path", () => {
+    const { model } = learnSpecs(
+      recording({ ...root(T2, [entry("docs", "folder", null, T1)]), path: "home" }),
+    );
+    expect(model.collections.find((c) => c.name === "files")?.tree?.root).toBeUndefined();
+  });
+});
