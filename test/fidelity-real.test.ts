@@ -74,7 +74,6 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
   jupyter: {
     total: [13, 20],
     tools: [
-      ["(no route)", 0, 1],
       ["delete_contents_by_id", 1, 1],
       ["get_contents", 1, 2],
       ["get_contents_by_id", 7, 10],
@@ -82,6 +81,7 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["get_kernels", 1, 1],
       ["get_sessions", 1, 1],
       ["patch_contents_by_id", 1, 1],
+      ["post_contents_by_id", 0, 1],
       ["post_contents_checkpoints_by_content_id", 0, 1],
       ["put_contents_by_id", 1, 1],
     ],

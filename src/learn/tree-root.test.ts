@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
 import { learnSpecs, twinRequest as send } from "../../test/support/learn-specs.js";
+import type { Entity } from "../model/model-schema.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
 
@@ -20,7 +21,7 @@ const root = (modified: string, content: unknown[]) => entry("", "folder", conte
 const T1 = "2026-03-01T10:00:00Z";
 const T2 = "2026-03-01T10:05:00Z";
 
-function recording(second = root(T2, [entry("docs", "folder", null, T1)])): RecordSpec[] {
+function recording(second: Entity = root(T2, [entry("docs", "folder", null, T1)])): RecordSpec[] {
   return [
     { path: "/api/files", status: 200, res: root(T1, [entry("docs", "folder", null, T1)]) },
     {
@@ -35,6 +36,24 @@ function recording(second = root(T2, [entry("docs", "folder", null, T1)])): Reco
 }
 
 const body = (a: ReturnType<typeof handleRequest>) => (a.body?.kind === "json" ? a.body.value : null);
+
+/** The recording with a create inside `docs`: `{ext}` names an untitled file there. */
+function withCreate(second?: Entity): RecordSpec[] {
+  const start = Date.parse(T2) - 10_000;
+  const specs: RecordSpec[] = [
+    ...recording(second),
+    {
+      method: "POST",
+      path: "/api/files/docs",
+      status: 201,
+      req: { ext: ".md" },
+      res: entry("docs/untitled.md", "file", null, T2),
+    },
+    { path: "/api/files/docs/untitled.md", status: 200, res: entry("docs/untitled.md", "file", "", T2) },
+  ];
+  // Timed, one second apart: the new file's time is the clock's.
+  return specs.map((spec, i) => ({ ...spec, time: start + i * 1000 }));
+}
 
 describe("the root of a path tree", () => {
   it("answers a list read as the root folder, as last recorded, with the top level the state holds", () => {
@@ -53,10 +72,28 @@ describe("the root of a path tree", () => {
     expect([a.status, body(a)]).toEqual([200, { ...root(T2, []), content: null, format: null }]);
   });
 
-  it("takes no root where a list answer holds another id than the empty path", () => {
-    const { model } = learnSpecs(
-      recording({ ...root(T2, [entry("docs", "folder", null, T1)]), path: "home" }),
+  it("serves a create at the base path as the create inside a folder, into the root", () => {
+    const { model, seed } = learnSpecs(withCreate());
+    const ep = createEpisode(model, seed, { episodeId: "create" });
+    const made = handleRequest(model, ep, send("POST", "/api/files", { ext: ".txt" }));
+    expect([made.status, (body(made) as { path: string }).path]).toEqual([201, "untitled.txt"]);
+    const listed = body(handleRequest(model, ep, send("GET", "/api/files"))) as {
+      content: { path: string }[];
+    };
+    expect(listed.content.map((e) => e.path)).toEqual(["docs", "untitled.txt"]);
+    // No `ext`: the recorded creates built the name from it, so the twin does not name the file.
+    const none = handleRequest(model, ep, send("POST", "/api/files", {}));
+    expect([none.status, (body(none) as { error: string }).error]).toEqual([501, "unbuilt_id"]);
+    expect((body(none) as { message: string }).message).toBe(
+      "post_files_by_id gives the new files entity no id for this request (the recorded creates built it from /ext); the recording never showed what the app names it then",
     );
+  });
+
+  it("takes no root where a list answer holds another id than the empty path, and routes no create there", () => {
+    const home = { ...root(T2, [entry("docs", "folder", null, T1)]), path: "home" };
+    const { model, seed } = learnSpecs(withCreate(home));
     expect(model.collections.find((c) => c.name === "files")?.tree?.root).toBeUndefined();
+    const ep = createEpisode(model, seed, { episodeId: "no-root" });
+    expect(handleRequest(model, ep, send("POST", "/api/files", { ext: ".txt" })).status).toBe(404);
   });
 });

@@ -9,7 +9,7 @@ import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainIdTaken, explainUnknownDerived } from "./explain-miss.js";
+import { explainIdTaken, explainUnbuiltId, explainUnknownDerived } from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
@@ -65,6 +65,17 @@ function answer(rule: WriteRule, entity: Entity): TwinResponse {
 }
 
 /**
+ * The entity as a path tree holds it: an id its rules joined to the root folder's empty path (`"" + "/" + name`) is
+ * the name alone, as every top-level id the recording showed is (tree-collection.ts).
+ */
+function inRoot(c: Collection, entity: Entity): Entity {
+  const id = entity[c.id_field];
+  const sep = c.tree?.separator;
+  if (!c.tree?.root || sep === undefined || typeof id !== "string" || !id.startsWith(sep)) return entity;
+  return { ...entity, [c.id_field]: id.slice(sep.length) };
+}
+
+/**
  * True when an entity the state holds has this id in the written entity's scope: a nested collection's ids need be
  * unique only under their parent (each file's one checkpoint `checkpoint`), other collections' everywhere.
  */
@@ -103,7 +114,8 @@ export function applyWrite(
   const unknown: { field: string; extension: string }[] = [];
   const ctx = { episode, collection: c.name, body: req.body, params, old, idField: c.id_field, unknown };
   const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
-  const entity = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
+  const built = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
+  const entity = inRoot(c, built);
   // A field derived from the id that the id does not tell (an extension no recording showed): never a guess.
   if (unknown.length > 0) {
     episode.clock_ms = before.clock;
@@ -112,6 +124,13 @@ export function applyWrite(
   }
   const taken = rule.kind === "create" || creates ? null : id;
   const newId = entity[c.id_field];
+  // A create whose rules built no id (the request lacks what the recorded creates built it from): never an entity
+  // without one.
+  if ((rule.kind === "create" || creates) && (newId === undefined || newId === null)) {
+    episode.clock_ms = before.clock;
+    episode.id_sequences = before.sequences;
+    return explainUnbuiltId(c.name, rule);
+  }
   // A create (or a move) onto an id the state holds: the recording never showed what the app does then (a second
   // file it names `untitled.txt`, a client id in use), so the twin says so instead of holding two entities.
   if (

@@ -3,7 +3,7 @@
  * listing every route and the nearest one; a withheld endpoint gets a 501
  * saying why it is withheld and what to record to serve it.
  */
-import type { Endpoint, Model } from "../../model/model-schema.js";
+import type { Endpoint, Model, WriteRule } from "../../model/model-schema.js";
 import { nearestRoute, routeTable } from "./route-table.js";
 import type { TwinRequest, TwinResponse } from "./twin-types.js";
 
@@ -77,6 +77,26 @@ export function explainIdTaken(collection: string, tool: string, id: string): Tw
     "miss",
     tool,
   );
+}
+
+/** The 501 for a create whose rules built no id: the request lacks the values the recorded creates built it from. */
+export function explainUnbuiltId(collection: string, rule: WriteRule): TwinResponse {
+  const inputs = [...new Set(rule.fields.flatMap((f) => requestParts(f.rule)))];
+  const from = inputs.length === 0 ? "" : ` (the recorded creates built it from ${inputs.join(", ")})`;
+  return explainedAnswer(
+    501,
+    {
+      error: "unbuilt_id",
+      message: `${rule.tool_name} gives the new ${collection} entity no id for this request${from}; the recording never showed what the app names it then`,
+    },
+    "miss",
+    rule.tool_name,
+  );
+}
+
+/** The request pointers a rule's formats read. */
+function requestParts(rule: WriteRule["fields"][number]["rule"]): string[] {
+  return rule.kind === "format" ? rule.parts.flatMap((p) => ("request" in p ? [p.request] : [])) : [];
 }
 
 /** The 501 for an item read of an entity only lists showed: the fields item reads show were never recorded for it. */

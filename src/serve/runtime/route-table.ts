@@ -22,6 +22,11 @@ export interface Route {
   suffixes: string[];
   /** The index in `segments` of the greedy parameter (`{id+}`), or -1. */
   greedy: number;
+  /**
+   * True when the greedy parameter, last in the route, may also take no segment, binding "": a create into a
+   * folder of a path tree whose root folder the list answers are (`tree.root`), so `POST /files` creates in the root.
+   */
+  root?: boolean;
   /** `GET /api/items/{id}` */
   label: string;
 }
@@ -40,6 +45,13 @@ export function pathSegments(path: string): string[] {
   const parts = path.split("/").slice(1);
   if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
   return parts;
+}
+
+/** True when the endpoint is a served create into a folder of a path tree with a root folder (`tree.root`). */
+function createsInTreeRoot(model: Model, endpoint: Endpoint): boolean {
+  const rule = model.write_rules.find((r) => r.tool_name === endpoint.tool_name);
+  const c = model.collections.find((x) => x.name === endpoint.collection);
+  return rule?.kind === "create" && c?.tree?.root !== undefined;
 }
 
 /** The model's routes, sorted by label (cached per model object). */
@@ -63,12 +75,14 @@ export function routeTable(model: Model): Route[] {
           suffixes.push(safeDecode(m[2]!));
           return null;
         });
+        const root = greedy === segments.length - 1 && createsInTreeRoot(model, endpoint);
         return {
           endpoint,
           segments,
           params,
           suffixes,
           greedy,
+          ...(root ? { root } : {}),
           label: `${endpoint.method} ${endpoint.template}`,
         };
       })
@@ -114,6 +128,8 @@ function align(route: Route, segs: string[]): string[] | null {
   if (route.greedy < 0) return route.segments.length === segs.length ? segs : null;
   const after = route.segments.length - route.greedy - 1;
   const end = segs.length - after;
+  // No segment left for it: only a route into a tree's root folder binds "" (`POST /files`).
+  if (end === route.greedy && route.root) return [...segs, ""];
   if (end <= route.greedy) return null;
   return [...segs.slice(0, route.greedy), segs.slice(route.greedy, end).join("/"), ...segs.slice(end)];
 }
