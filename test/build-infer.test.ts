@@ -52,3 +52,32 @@ describe("apptwin build --no-infer", () => {
     expect(off.map((r) => r.serving)).not.toContain("inferred");
   });
 });
+
+describe("a --no-infer bundle rebuilt from its own evidence.json", () => {
+  it("records the option in its manifest and rebuilds to the same bytes, file by file", async () => {
+    const first = join(dir, "first");
+    await build(first, "--no-infer");
+    const manifest = JSON.parse(readFileSync(join(first, "manifest.json"), "utf8"));
+    expect(manifest.build_options).toEqual({ infer: false });
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      await Build.run(["--evidence", join(first, "evidence.json"), "--out", join(dir, "again")], root);
+    } finally {
+      log.mockRestore();
+    }
+    for (const f of manifest.files as { path: string }[])
+      expect(readFileSync(join(dir, "again", f.path)).equals(readFileSync(join(first, f.path))), f.path).toBe(
+        true,
+      );
+    expect(
+      readFileSync(join(dir, "again", "manifest.json")).equals(readFileSync(join(first, "manifest.json"))),
+    ).toBe(true);
+  });
+
+  it("a default build records no option (its bytes as before)", async () => {
+    await build(join(dir, "plain"));
+    expect(
+      JSON.parse(readFileSync(join(dir, "plain", "manifest.json"), "utf8")).build_options,
+    ).toBeUndefined();
+  });
+});

@@ -47,7 +47,16 @@ export function buildBundle(inputs: { evidence: Evidence[]; name?: string; infer
   const name = bundleName(evidence, inputs.name);
   return {
     name,
-    files: renderBundleFiles({ name, evidence, sources, model, seed, coverage, evidenceBytes }),
+    files: renderBundleFiles({
+      name,
+      evidence,
+      sources,
+      model,
+      seed,
+      coverage,
+      evidenceBytes,
+      ...(inputs.infer === false ? { buildOptions: { infer: false as const } } : {}),
+    }),
     model,
     coverage,
   };

@@ -36,6 +36,11 @@ export const ManifestSchema = z.strictObject({
   sources: z.array(z.strictObject({ evidence_id: z.string(), sha256: Sha256 })),
   files: z.array(ManifestFileSchema),
   assets: z.array(ManifestAssetSchema),
+  /**
+   * The learning options the build was given when not the defaults (`--no-infer`: `{infer: false}`), so a rebuild
+   * from the bundle's own evidence.json learns the same model. Absent for a default build (older bundles read).
+   */
+  build_options: z.strictObject({ infer: z.literal(false) }).optional(),
 });
 
 /** One MCP tool the twin offers, with how its arguments map onto an HTTP request. */

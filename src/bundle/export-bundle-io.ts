@@ -4,7 +4,7 @@
  * the evidence files, build, write the bundle atomically, optionally pack it
  * beside itself, and summarise.
  */
-import { lstat, readdir } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { type EvidenceVerdict, verdictSentence } from "../coverage/evidence-verdict.js";
 import { FileError } from "../errors/user-error.js";
@@ -35,6 +35,23 @@ export interface ExportResult {
   dry_run?: boolean;
 }
 
+/**
+ * The learning options recorded by the bundle an evidence file is the evidence.json of (a manifest.json beside it
+ * listing that evidence as a source), so rebuilding from it learns the same model; undefined for any other file.
+ */
+async function recordedInfer(path: string, evidenceId: string): Promise<boolean | undefined> {
+  if (basename(path) !== "evidence.json") return undefined;
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(await readFile(join(dirname(path), "manifest.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const m = manifest as { sources?: { evidence_id?: unknown }[]; build_options?: { infer?: unknown } };
+  const listed = Array.isArray(m.sources) && m.sources.some((s) => s?.evidence_id === evidenceId);
+  return listed && m.build_options?.infer === false ? false : undefined;
+}
+
 /** Builds the bundle of `evidence` (paths) into `out`; refuses an existing destination unless `force`. */
 export async function exportBundle(opts: {
   evidence: string[];
@@ -44,15 +61,23 @@ export async function exportBundle(opts: {
   force?: boolean;
   /** Check the destination and build in memory, but write nothing. */
   dryRun?: boolean;
-  /** Infer item routes from a sibling's confirmed pair (default true; `--no-infer`: false). */
+  /**
+   * Infer item routes from a sibling's confirmed pair (`--no-infer`: false). Undefined: true, unless the evidence is
+   * a bundle's own evidence.json whose manifest records `--no-infer` (a rebuild gives the same bytes).
+   */
   infer?: boolean;
 }): Promise<ExportResult> {
   const evidence = [];
-  for (const path of opts.evidence) evidence.push(await readEvidence(path));
+  let infer = opts.infer;
+  for (const path of opts.evidence) {
+    const ev = await readEvidence(path);
+    evidence.push(ev);
+    if (opts.infer === undefined && (await recordedInfer(path, ev.evidence_id)) === false) infer = false;
+  }
   const built = buildBundle({
     evidence,
     ...(opts.name === undefined ? {} : { name: opts.name }),
-    ...(opts.infer === false ? { infer: false } : {}),
+    ...(infer === false ? { infer: false } : {}),
   });
   const out = resolve(opts.out);
   const force = opts.force ?? false;

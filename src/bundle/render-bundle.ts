@@ -29,6 +29,8 @@ export interface BundleContent {
   model: Model;
   seed: SeedState;
   coverage: Coverage;
+  /** Learning options other than the defaults (`{infer: false}`), recorded in the manifest. */
+  buildOptions?: { infer: false };
   /** evidence.json's bytes already made (canonical JSON of the packed evidence; the build hashes them); made here when absent. */
   evidenceBytes?: Uint8Array;
 }
@@ -72,6 +74,7 @@ export function renderBundleFiles(content: BundleContent): Map<string, Uint8Arra
       .map(([path, bytes]) => ({ path, sha256: sha256Hex(bytes), bytes: bytes.byteLength }))
       .sort(byPath),
     assets,
+    ...(content.buildOptions ? { build_options: content.buildOptions } : {}),
   };
   files.set("manifest.json", json(manifest));
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -33,8 +33,7 @@ export default class Build extends BaseCommand {
     force: Flags.boolean({ description: "replace --out (and OUT.tgz) if they exist", default: false }),
     infer: Flags.boolean({
       description:
-        "infer the item route of a collection whose list alone was recorded from a sibling's confirmed list + item pair (labelled inferred in coverage); --no-infer turns it off",
-      default: true,
+        "infer the item route of a collection whose list alone was recorded from a sibling's confirmed list + item pair (labelled inferred in coverage); --no-infer turns it off (default: on, or as recorded in the manifest of the bundle whose evidence.json is given)",
       allowNo: true,
     }),
     "dry-run": Flags.boolean({
@@ -51,7 +50,7 @@ export default class Build extends BaseCommand {
       pack: flags.pack,
       force: flags.force,
       dryRun: flags["dry-run"],
-      infer: flags.infer,
+      ...(flags.infer === undefined ? {} : { infer: flags.infer }),
       ...(flags.name === undefined ? {} : { name: flags.name }),
     });
     if (!this.jsonEnabled()) for (const line of formatExport(result)) this.log(line);
