@@ -13,6 +13,7 @@ import type { Entity, QuerySegment } from "../model/model-schema.js";
 import {
   countOf,
   directionOf,
+  FIELD_OP_SEPARATORS,
   fieldValue,
   opToken,
   parseSort,
@@ -26,6 +27,8 @@ import {
   type SortSyntax,
   searchPasses,
   sortEntities,
+  splitFieldOp,
+  splitValueOp,
   textFields,
   valuePasses,
 } from "../model/query-language.js";
@@ -54,6 +57,8 @@ export type Meaning =
       op: QueryOp;
       opToken: string | null;
       listSeparator: string | null;
+      /** The separator after the operator the value spells (`gt.100`), or null. */
+      valueOp: string | null;
       values: QueryScalar[];
     }
   | {
@@ -91,11 +96,22 @@ const MAX_COMBINATIONS = 4096;
 
 const pathText = (p: string[]) => p.map((s) => JSON.stringify(s)).join("/");
 const patternText = (p: QuerySegment[]) =>
-  p.map((s) => ("literal" in s ? JSON.stringify(s.literal) : "field" in s ? "{field}" : "{op}")).join("/");
+  p
+    .map((s) =>
+      "literal" in s
+        ? JSON.stringify(s.literal)
+        : "field" in s
+          ? "{field}"
+          : "op" in s
+            ? "{op}"
+            : `{field}${s.field_op}{op}`,
+    )
+    .join("/");
 
 const SORT_SYNTAXES: SortSyntax[] = [
   { separator: ",", style: "minus" },
   { separator: ",", style: "colon" },
+  { separator: ",", style: "dot" },
   { separator: ",", style: "space" },
 ];
 
@@ -103,6 +119,16 @@ function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): Que
   if (Array.isArray(value)) return value;
   if (sep !== null && typeof value === "string" && value.includes(sep)) return value.split(sep);
   return [value];
+}
+
+/**
+ * The readings an operator token may have: `like` is SQL's pattern in some apps and a substring (a regex, case
+ * folded) in others, `ilike` likewise; the recorded answers decide which, per syntax.
+ */
+function opVariants(op: QueryOp): QueryOp[] {
+  if (op === "like") return ["like", "icontains", "contains"];
+  if (op === "ilike") return ["ilike", "icontains"];
+  return [op];
 }
 
 /** Operators whose value is a list of values. */
@@ -137,22 +163,81 @@ function filterCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
         : [null];
     if (tok === null && typeof leaf.value === "string" && !leaf.value.includes(",")) seps.push(",");
     for (const field of fields)
-      for (const sep of seps) {
-        const prefix = tok === null ? "" : `|prefix:${opToken(tok)!.prefix}`;
+      for (const sep of seps)
+        for (const reading of opVariants(op)) {
+          const prefix = tok === null ? "" : `|prefix:${opToken(tok)!.prefix}`;
+          out.push({
+            kind: "filter",
+            key: `filter|${patternText(pattern)}|${tok === null ? "eq" : "slot"}${prefix}|sep:${listOp ? "" : (sep ?? "")}`,
+            pattern,
+            name: p[i]!,
+            field,
+            op: reading,
+            opToken: tok,
+            listSeparator: sep,
+            valueOp: null,
+            values: leafValues(leaf.value, sep),
+          });
+        }
+  }
+  out.push(...nameOpCandidates(leaf, sample), ...valueOpCandidates(leaf, sample));
+  return out;
+}
+
+/** The literals before position i of a leaf's path, as a pattern. */
+const literalsBefore = (p: string[], i: number): QuerySegment[] =>
+  p.slice(0, i).map((literal) => ({ literal }));
+
+/** A filter whose last name is a field, a separator and an operator token (`views_gte=100`, `views__gte=100`). */
+function nameOpCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+  const out: Meaning[] = [];
+  const last = leaf.path.length - 1;
+  const name = leaf.path[last]!;
+  for (const sep of FIELD_OP_SEPARATORS) {
+    const split = splitFieldOp(name, sep);
+    if (!split) continue;
+    const op = opToken(split.token)!.op;
+    const pattern: QuerySegment[] = [...literalsBefore(leaf.path, last), { field_op: sep }];
+    const listOp = LIST_OPS.has(op) && typeof leaf.value === "string" && leaf.value.includes(",");
+    for (const field of resolveField(split.name, sample))
+      for (const reading of opVariants(op))
         out.push({
           kind: "filter",
-          key: `filter|${patternText(pattern)}|${tok === null ? "eq" : "slot"}${prefix}|sep:${listOp ? "" : (sep ?? "")}`,
+          key: `filter|${patternText(pattern)}|slot|prefix:|sep:`,
           pattern,
-          name: p[i]!,
+          name: split.name,
           field,
-          op,
-          opToken: tok,
-          listSeparator: sep,
-          values: leafValues(leaf.value, sep),
+          op: reading,
+          opToken: split.token,
+          listSeparator: listOp ? "," : null,
+          valueOp: null,
+          values: leafValues(leaf.value, listOp ? "," : null),
         });
-      }
   }
   return out;
+}
+
+/** A filter whose value spells its operator before a `.` (`views=gt.100`, `id=in.(1,3)`, `title=ilike.*ta*`). */
+function valueOpCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+  if (typeof leaf.value !== "string") return [];
+  const split = splitValueOp(leaf.value, ".");
+  if (!split) return [];
+  const last = leaf.path.length - 1;
+  const pattern: QuerySegment[] = [...literalsBefore(leaf.path, last), { field: true }];
+  return resolveField(leaf.path[last]!, sample).flatMap((field) =>
+    opVariants(split.op).map((reading) => ({
+      kind: "filter" as const,
+      key: `filter|${patternText(pattern)}|value_op:.`,
+      pattern,
+      name: leaf.path[last]!,
+      field,
+      op: reading,
+      opToken: split.token,
+      listSeparator: null,
+      valueOp: ".",
+      values: split.values,
+    })),
+  );
 }
 
 function sortCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {

@@ -280,3 +280,62 @@ describe("list operators in an operator slot, and answers whose shape a paramete
     expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?meta=total_count"]);
   });
 });
+
+describe("operators spelt in a name's suffix or in the value", () => {
+  it("learns field_op names (price_gte, status_ne), like as a case-folded substring, one syntax for every op", () => {
+    const { rules, model } = rulesOf([
+      read("price_gte=4", 2, 4),
+      read("status_ne=open", 2, 4),
+      read("title_like=ea", 2),
+    ]);
+    expect(rules).toEqual([
+      {
+        kind: "filter",
+        path: [{ field_op: "_" }],
+        op: null,
+        op_tokens: { gte: "gte", ne: "ne", like: "icontains" },
+        op_prefix: "",
+        list_separator: null,
+        fields: { price: "price", status: "status", title: "title" },
+      },
+    ]);
+    // An operator never recorded, spelt in the same style, is read by its spelling.
+    expect(planQuery(model.collections[0]!.query!, queryLeaves([["price_lt", "4"]]), THINGS)).toMatchObject({
+      plan: { filters: [{ field: "price", op: "lt", values: ["4"] }] },
+    });
+  });
+
+  it("learns operators spelt in the value (price=gt.3, id=in.(1,3), title=ilike.*AP*) and field.dir sorts", () => {
+    const { rules } = rulesOf([
+      read("price=gt.3", 2, 4),
+      read("id=in.(1,3)", 1, 3),
+      read("title=ilike.*AP*", 3, 4),
+      read("order=price.desc", 2, 4, 1, 3),
+    ]);
+    expect(rules).toEqual([
+      {
+        kind: "filter",
+        path: [{ field: true }],
+        op: null,
+        op_tokens: { gt: "gt", in: "in", ilike: "ilike" },
+        op_prefix: "",
+        list_separator: null,
+        value_op: { separator: "." },
+        fields: { price: "price", id: "id", title: "title" },
+      },
+      {
+        kind: "sort",
+        path: ["order"],
+        syntax: { separator: ",", style: "dot" },
+        direction_path: null,
+        default_direction: "asc",
+        fields: { price: "price" },
+      },
+    ]);
+  });
+
+  it("rejects an operator in the value the answer contradicts (price=gt.3 answered with every thing)", () => {
+    const { rules } = rulesOf([read("price=gt.3", 1, 2, 3, 4)]);
+    expect(rules.filter((r) => r.kind === "filter")).toEqual([]);
+  });
+});

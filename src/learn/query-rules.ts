@@ -93,7 +93,7 @@ const NAME_HINTS: [Meaning["kind"], RegExp][] = [
 ];
 
 /** Sort spellings a bare name fits alike, in the order one is taken when the recording does not tell them apart. */
-const SORT_STYLES = ["minus", "colon", "space", "bare"];
+const SORT_STYLES = ["minus", "colon", "space", "dot", "bare"];
 
 function nameFit(m: Meaning): number {
   const path = "path" in m ? m.path : m.pattern.map((s) => ("literal" in s ? s.literal : ""));
@@ -126,7 +126,9 @@ function best(live: Explanation[], forced: Map<string, number>): Explanation {
 }
 
 const pathOf = (p: QuerySegment[]) =>
-  p.map((s) => ("literal" in s ? s.literal : "field" in s ? "{field}" : "{op}")).join(".");
+  p
+    .map((s) => ("literal" in s ? s.literal : "field" in s ? "{field}" : "op" in s ? "{op}" : `{field}${s.field_op}{op}`))
+    .join(".");
 const leafText = (l: QueryLeaf) =>
   `${l.path.join(".")}=${Array.isArray(l.value) ? l.value.join(",") : queryText(l.value)}`;
 
@@ -239,7 +241,7 @@ function toRule(
         fields[x.name] ??= x.field;
         if (x.opToken !== null) ops[x.opToken] = x.op;
       }
-      const slot = m.pattern.some((s) => "op" in s);
+      const slot = m.pattern.some((s) => "op" in s || "field_op" in s) || m.valueOp !== null;
       const prefix = slot ? (/^([$_]?)/.exec(m.opToken ?? "")?.[1] ?? "") : null;
       const listSplit = slot
         ? (c.meanings as Extract<Meaning, { kind: "filter" }>[]).find(
@@ -253,10 +255,11 @@ function toRule(
         op_tokens: ops,
         op_prefix: prefix,
         list_separator: slot ? null : m.listSeparator,
-        ...(listSplit?.listSeparator ? { op_list_separator: listSplit.listSeparator } : {}),
+        ...(listSplit?.listSeparator && m.valueOp === null ? { op_list_separator: listSplit.listSeparator } : {}),
+        ...(m.valueOp !== null ? { value_op: { separator: m.valueOp } } : {}),
         fields,
         ...(refutedNames ? { not_fields: [...refutedNames].filter((n) => !(n in fields)).sort() } : {}),
-        explain: `${pathOf(m.pattern)} filters on the field the name gives${slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
+        explain: `${pathOf(m.pattern)} filters on the field the name gives${m.valueOp !== null ? `, by the operator the value spells before "${m.valueOp}"` : slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
       };
     }
     case "search": {
@@ -285,7 +288,7 @@ function toRule(
         direction_path: companion,
         default_direction: "asc",
         fields,
-        explain: `${m.path.join(".")} sorts by the fields it names (${m.syntax.style === "minus" ? "-field for descending" : m.syntax.style === "colon" ? "field:desc for descending" : '"field DESC" for descending'}); ${seen}.`,
+        explain: `${m.path.join(".")} sorts by the fields it names (${m.syntax.style === "minus" ? "-field for descending" : m.syntax.style === "colon" ? "field:desc for descending" : m.syntax.style === "dot" ? "field.desc for descending" : '"field DESC" for descending'}); ${seen}.`,
       };
     }
     case "direction":

@@ -104,6 +104,8 @@ export const QuerySegmentSchema = z.union([
   z.strictObject({ literal: z.string() }),
   z.strictObject({ field: z.literal(true) }),
   z.strictObject({ op: z.literal(true) }),
+  /** A name that is a field, this separator, then an operator token (`views_gte`, `views__gte`). */
+  z.strictObject({ field_op: z.string() }),
 ]);
 
 const QueryOpSchema = z.enum(QUERY_OPS);
@@ -131,6 +133,11 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
      * `filter[id][_in]=2,4,7`), as a recorded read confirmed. Absent: such values are not split.
      */
     op_list_separator: z.string().optional(),
+    /**
+     * The value spells the operator before this separator (`views=gt.100`, `id=in.(1,3)`, `title=ilike.*ta*`);
+     * the rest is the operand (a parenthesised list for a list operator). Absent: the value is the operand.
+     */
+    value_op: z.strictObject({ separator: z.string() }).optional(),
     /** The field each name seen in the `{field}` segment was confirmed to mean (`assigned_to_id` → `assigned_to.id`). */
     fields: z.record(z.string(), z.string()),
     /** Names a read showed not to filter this way (a value that changed nothing): only their recorded values apply. */
@@ -151,7 +158,7 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     path: QueryPathSchema,
     syntax: z.strictObject({
       separator: z.string().nullable(),
-      style: z.enum(["minus", "colon", "space", "bare"]),
+      style: z.enum(["minus", "colon", "space", "bare", "dot"]),
     }),
     /** A companion parameter holding the direction (`order=desc` beside `orderby=title`), or null. */
     direction_path: QueryPathSchema.nullable(),

@@ -190,6 +190,36 @@ const OP_SPELLINGS: Record<string, QueryOp> = {
   isnull: "null",
 };
 
+/** Separators between a field and an operator token in one name (`views__gte`, `views_gte`), tried in turn. */
+export const FIELD_OP_SEPARATORS = ["__", "_"];
+
+/** A name split into a field name and an operator token at the last `sep` (`views_gte` → views, gte), or null. */
+export function splitFieldOp(name: string, sep: string): { name: string; token: string } | null {
+  const at = name.lastIndexOf(sep);
+  if (at <= 0 || at + sep.length >= name.length) return null;
+  const token = name.slice(at + sep.length);
+  const t = opToken(token);
+  return t && t.prefix === "" ? { name: name.slice(0, at), token } : null;
+}
+
+/**
+ * A value that spells its operator before `sep` (`gt.100`, `in.(1,3)`): the token and the operands (a list
+ * operator's parenthesised list split at commas), or null.
+ */
+export function splitValueOp(value: string, sep: string): { token: string; op: QueryOp; values: string[] } | null {
+  const at = value.indexOf(sep);
+  if (at <= 0) return null;
+  const token = value.slice(0, at);
+  const t = opToken(token);
+  if (!t || t.prefix !== "") return null;
+  const rest = value.slice(at + sep.length);
+  if (t.op === "in" || t.op === "nin") {
+    const m = /^\((.*)\)$/s.exec(rest);
+    return m ? { token, op: t.op, values: m[1] === "" ? [] : m[1]!.split(",") } : null;
+  }
+  return { token, op: t.op, values: [rest] };
+}
+
 /** The operator a token spells and its style prefix (`$gt` → gt, `$`), or null. */
 export function opToken(token: string): { op: QueryOp; prefix: string } | null {
   const m = /^([$_]?)(.+)$/.exec(token);
@@ -229,8 +259,16 @@ export function compareValues(a: unknown, b: unknown, caseless = false): number 
 }
 
 function likeRegex(pattern: string, flags: string): RegExp {
+  // `*` is the wildcard of patterns that use no `%` (`ilike.*ta*`, as a URL cannot hold `%` unescaped).
+  const star = !pattern.includes("%");
   const body = [...pattern]
-    .map((ch) => (ch === "%" ? ".*" : ch === "_" ? "." : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .map((ch) =>
+      ch === "%" || (star && ch === "*")
+        ? ".*"
+        : ch === "_"
+          ? "."
+          : ch.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
     .join("");
   return new RegExp(`^${body}$`, flags);
 }
@@ -334,7 +372,7 @@ export function sortEntities(rows: Entity[], terms: SortTerm[], caseless = false
 /** How a sort value is spelled: terms separated by `separator`, a direction by a `-` prefix or after `:`/space. */
 export interface SortSyntax {
   separator: string | null;
-  style: "minus" | "colon" | "space" | "bare";
+  style: "minus" | "colon" | "space" | "bare" | "dot";
 }
 
 const DIRS: Record<string, "asc" | "desc"> = {
@@ -361,6 +399,13 @@ export function parseSort(
       const name = p.replace(/^[-+]/, "");
       if (name === "" || /[\s:]/.test(name)) return null;
       out.push({ name, direction: desc ? "desc" : p.startsWith("+") ? "asc" : null });
+    } else if (syntax.style === "dot") {
+      // `views.desc`; a last part that names no direction is part of the name (`title.rendered`).
+      const at = p.lastIndexOf(".");
+      const dir = at < 0 ? undefined : DIRS[p.slice(at + 1).toLowerCase()];
+      const name = dir === undefined ? p : p.slice(0, at);
+      if (name === "" || /[\s:]/.test(name) || name.startsWith("-")) return null;
+      out.push({ name, direction: dir ?? null });
     } else if (syntax.style === "bare") {
       if (/[\s:]/.test(p) || p.startsWith("-")) return null;
       out.push({ name: p, direction: null });

@@ -22,6 +22,8 @@ import {
   type SortTerm,
   searchPasses,
   sortEntities,
+  splitFieldOp,
+  splitValueOp,
   valuePasses,
 } from "./query-language.js";
 
@@ -59,7 +61,13 @@ function matchPattern(
     if ("literal" in seg) {
       if (seg.literal !== path[i]) return null;
     } else if ("field" in seg) name = path[i]!;
-    else token = path[i]!;
+    else if ("op" in seg) token = path[i]!;
+    else {
+      const split = splitFieldOp(path[i]!, seg.field_op);
+      if (!split) return null;
+      name = split.name;
+      token = split.token;
+    }
   }
   return { name, token };
 }
@@ -98,6 +106,12 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
       if (m.token !== null) {
         const spelt = opToken(m.token);
         op = rule.op_tokens[m.token] ?? (spelt && spelt.prefix === (rule.op_prefix ?? "") ? spelt.op : null);
+      }
+      if (rule.value_op) {
+        const split = typeof leaf.value === "string" ? splitValueOp(leaf.value, rule.value_op.separator) : null;
+        if (!split) return null;
+        const spelt = rule.op_tokens[split.token] ?? split.op;
+        return { kind: "filter", field, op: spelt, values: split.values };
       }
       if (op === null) return null;
       const listed = op === "in" || op === "nin" || op === "between";
