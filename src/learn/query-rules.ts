@@ -127,7 +127,9 @@ function best(live: Explanation[], forced: Map<string, number>): Explanation {
 
 const pathOf = (p: QuerySegment[]) =>
   p
-    .map((s) => ("literal" in s ? s.literal : "field" in s ? "{field}" : "op" in s ? "{op}" : `{field}${s.field_op}{op}`))
+    .map((s) =>
+      "literal" in s ? s.literal : "field" in s ? "{field}" : "op" in s ? "{op}" : `{field}${s.field_op}{op}`,
+    )
     .join(".");
 const leafText = (l: QueryLeaf) =>
   `${l.path.join(".")}=${Array.isArray(l.value) ? l.value.join(",") : queryText(l.value)}`;
@@ -255,7 +257,9 @@ function toRule(
         op_tokens: ops,
         op_prefix: prefix,
         list_separator: slot ? null : m.listSeparator,
-        ...(listSplit?.listSeparator && m.valueOp === null ? { op_list_separator: listSplit.listSeparator } : {}),
+        ...(listSplit?.listSeparator && m.valueOp === null
+          ? { op_list_separator: listSplit.listSeparator }
+          : {}),
         ...(m.valueOp !== null ? { value_op: { separator: m.valueOp } } : {}),
         fields,
         ...(refutedNames ? { not_fields: [...refutedNames].filter((n) => !(n in fields)).sort() } : {}),

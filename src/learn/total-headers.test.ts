@@ -145,3 +145,66 @@ describe("the Link header of paged lists", () => {
     expect(model.collections[0]!.link_header).toBeUndefined();
   });
 });
+
+describe("headers sent only on paged reads (a mock server's X-Total-Count and Link beside _page/_limit)", () => {
+  const O = "http://127.0.0.1:4010";
+  const paged = (query: string, rows: unknown[], link: string | null): RecordSpec => ({
+    path: `/posts${query}`,
+    status: 200,
+    res: rows,
+    resHeaders: [
+      ...(query.includes("_") ? [{ name: "X-Total-Count", value: "3" }] : []),
+      ...(link === null ? [] : [{ name: "Link", value: link }]),
+    ],
+  });
+  const specs: RecordSpec[] = [
+    paged("", P, null),
+    paged("?_limit=2", P.slice(0, 2), null),
+    paged(
+      "?_page=1&_limit=2",
+      P.slice(0, 2),
+      `<${O}/posts?_page=1&_limit=2>; rel="first", <${O}/posts?_page=2&_limit=2>; rel="next", <${O}/posts?_page=2&_limit=2>; rel="last"`,
+    ),
+    paged(
+      "?_page=2&_limit=2",
+      P.slice(2),
+      `<${O}/posts?_page=1&_limit=2>; rel="first", <${O}/posts?_page=1&_limit=2>; rel="prev", <${O}/posts?_page=2&_limit=2>; rel="last"`,
+    ),
+  ];
+
+  it("keeps them on exactly the reads that send a paging parameter, in step with the state", () => {
+    const { model, seed } = learnSpecs(specs);
+    const c = model.collections[0]!;
+    expect(c.total_headers).toEqual([{ name: "X-Total-Count", of: "total", when_sent: ["_limit", "_page"] }]);
+    expect(c.link_header?.when_paged).toBe(true);
+    const ep = createEpisode(model, seed, { episodeId: "h" });
+    const plain = handleRequest(model, ep, get("/posts"));
+    expect([plain.headers["X-Total-Count"], plain.headers.Link]).toEqual([undefined, undefined]);
+    const limited = handleRequest(model, ep, get("/posts", [["_limit", "1"]]));
+    expect([limited.headers["X-Total-Count"], limited.headers.Link]).toEqual(["3", undefined]);
+    const page = handleRequest(
+      model,
+      ep,
+      get("/posts", [
+        ["_page", "3"],
+        ["_limit", "1"],
+      ]),
+    );
+    expect(page.headers.Link).toBe(
+      `<${O}/posts?_page=1&_limit=1>; rel="first", <${O}/posts?_page=2&_limit=1>; rel="prev", <${O}/posts?_page=3&_limit=1>; rel="last"`,
+    );
+  });
+
+  it("is rejected when a read without a paging parameter carries the header too, and another lacks it", () => {
+    const { model } = learnSpecs([
+      ...specs,
+      {
+        path: "/posts?title=A",
+        status: 200,
+        res: [P[0]],
+        resHeaders: [{ name: "X-Total-Count", value: "1" }],
+      },
+    ]);
+    expect(model.collections[0]!.total_headers ?? []).toEqual([]);
+  });
+});

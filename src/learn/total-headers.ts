@@ -83,7 +83,37 @@ function measuredReads(
   return ok.length > 0 ? measured(ok, queries, query, itemsKey) : null;
 }
 
-/** The total headers every state-served list read confirms, by header name. */
+/** The first names of the confirmed paging rules (limit, offset, page): what may make a header appear. */
+const pagingNames = (query: Query) =>
+  [
+    ...new Set(
+      query.rules.flatMap((r) =>
+        (r.kind === "limit" || r.kind === "offset" || r.kind === "page") && r.path.length === 1
+          ? [r.path[0]!]
+          : [],
+      ),
+    ),
+  ].sort();
+
+/**
+ * The paging parameters a header's presence follows, when it is not on every read: every read that carries it
+ * sends one of them and no read without it sends any (a mock server's `X-Total-Count` beside `_page` or `_limit`
+ * only); null when its presence follows no such set.
+ */
+function presenceOf(rows: Measured[], key: string, paging: string[]): string[] | null {
+  const sends = (r: Measured, n: string) => r.query.some(([k]) => k === n);
+  const without = rows.filter((r) => !r.headers.has(key));
+  const names = paging.filter((n) => !without.some((r) => sends(r, n)));
+  const withIt = rows.filter((r) => r.headers.has(key));
+  return withIt.length > 0 && names.length > 0 && withIt.every((r) => names.some((n) => sends(r, n)))
+    ? names
+    : null;
+}
+
+/**
+ * The total headers every state-served list read confirms, by header name: on every read, or on exactly the reads
+ * that send a paging parameter (`when_sent`).
+ */
 export function learnTotalHeaders(
   reads: Observation[],
   queries: Map<Observation, QueryRead>,
@@ -93,12 +123,21 @@ export function learnTotalHeaders(
   const rows = measuredReads(reads, queries, query, itemsKey);
   if (!rows) return [];
   const out: TotalHeader[] = [];
-  for (const [key, first] of [...rows[0]!.headers].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (key === "content-length" || !rows.every((r) => r.headers.has(key))) continue;
+  const paging = pagingNames(query);
+  const names = [...new Set(rows.flatMap((r) => [...r.headers.keys()]))].sort();
+  for (const key of names) {
+    if (key === "content-length") continue;
+    const every = rows.every((r) => r.headers.has(key));
+    const when = every ? null : presenceOf(rows, key, paging);
+    if (!every && when === null) continue;
+    const having = rows.filter((r) => r.headers.has(key));
+    const name = having[0]!.headers.get(key)!.name;
     const value = (r: Measured): number => r.headers.get(key)!.n;
-    if (rows.every((r) => value(r) === r.total)) out.push({ name: first.name, of: "total" });
-    else if (rows.every((r) => value(r) === pageCount(r.total, r.limit)))
-      out.push({ name: first.name, of: "pages" });
+    const extra = when ? { when_sent: when } : {};
+    if (having.every((r) => value(r) === r.total) && having.some((r) => r.total > 1))
+      out.push({ name, of: "total", ...extra });
+    else if (having.every((r) => value(r) === pageCount(r.total, r.limit)) && (every || having.length > 1))
+      out.push({ name, of: "pages", ...extra });
   }
   return out;
 }
@@ -220,8 +259,14 @@ export function learnLinkHeader(
 ): LinkHeader | null {
   const page = query.rules.find((r) => r.kind === "page" && r.path.length === 1);
   if (page?.kind !== "page") return null;
-  const rows = measuredReads(reads, queries, query, itemsKey);
-  if (!rows || rows.some((r) => r.link === null)) return null;
+  const all = measuredReads(reads, queries, query, itemsKey);
+  if (!all) return null;
+  // On every read, or on exactly the reads that send the page parameter (a mock server's Link beside `_page`).
+  const paged = (r: Measured) => r.query.some(([k]) => k === page.path[0]);
+  const whenPaged = all.some((r) => r.link === null);
+  if (whenPaged && all.some((r) => (r.link === null) === paged(r))) return null;
+  const rows = whenPaged ? all.filter(paged) : all;
+  if (rows.length === 0) return null;
   // Every read's entries merged in their order (a first page shows `next`, a last one `prev`).
   const origin = new URL(rows[0]!.url).origin;
   const slots: LinkHeader["slots"] = [];
@@ -248,7 +293,14 @@ export function learnLinkHeader(
     }
   }
   if (!slots.some((s) => "rel" in s)) return null;
-  const link: LinkHeader = { name: "Link", page_param: page.path[0]!, base: page.base, origin, slots };
+  const link: LinkHeader = {
+    name: "Link",
+    page_param: page.path[0]!,
+    base: page.base,
+    origin,
+    ...(whenPaged ? { when_paged: true as const } : {}),
+    slots,
+  };
   for (const r of rows) {
     const url = new URL(r.url);
     if (url.origin !== origin) return null;

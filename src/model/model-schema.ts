@@ -288,9 +288,19 @@ export const CollectionSchema = z.strictObject({
   /**
    * Headers of list answers that carry a total, confirmed by every list read the state serves: the number of
    * matching entities before the page (`of: "total"`, `X-WP-Total`, `X-Total-Count`) or the number of pages of
-   * the read's page size (`of: "pages"`, `X-WP-TotalPages`). Absent when none (so older models read).
+   * the read's page size (`of: "pages"`, `X-WP-TotalPages`). `when_sent`: the header is sent only when the request
+   * sends one of these paging parameters (a mock server's `X-Total-Count` beside `_page`/`_limit` alone); absent:
+   * on every list answer. Absent when none (so older models read).
    */
-  total_headers: z.array(z.strictObject({ name: z.string(), of: z.enum(["total", "pages"]) })).optional(),
+  total_headers: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        of: z.enum(["total", "pages"]),
+        when_sent: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
   /**
    * The `Link` header of paged lists (src/learn/total-headers.ts): `slots` in the app's order — an entry sent word
    * for word (`text`), or a paging rel whose `format` holds `{url}`: the request's URL (`origin` + path + query) with
@@ -302,6 +312,8 @@ export const CollectionSchema = z.strictObject({
       page_param: z.string(),
       base: z.number().int(),
       origin: z.string(),
+      /** Sent only when the request sends the page parameter (absent: on every list answer). */
+      when_paged: z.literal(true).optional(),
       slots: z.array(
         z.union([
           z.strictObject({ text: z.string() }),

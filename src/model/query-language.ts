@@ -206,7 +206,10 @@ export function splitFieldOp(name: string, sep: string): { name: string; token: 
  * A value that spells its operator before `sep` (`gt.100`, `in.(1,3)`): the token and the operands (a list
  * operator's parenthesised list split at commas), or null.
  */
-export function splitValueOp(value: string, sep: string): { token: string; op: QueryOp; values: string[] } | null {
+export function splitValueOp(
+  value: string,
+  sep: string,
+): { token: string; op: QueryOp; values: string[] } | null {
   const at = value.indexOf(sep);
   if (at <= 0) return null;
   const token = value.slice(0, at);

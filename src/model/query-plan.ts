@@ -108,7 +108,8 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
         op = rule.op_tokens[m.token] ?? (spelt && spelt.prefix === (rule.op_prefix ?? "") ? spelt.op : null);
       }
       if (rule.value_op) {
-        const split = typeof leaf.value === "string" ? splitValueOp(leaf.value, rule.value_op.separator) : null;
+        const split =
+          typeof leaf.value === "string" ? splitValueOp(leaf.value, rule.value_op.separator) : null;
         if (!split) return null;
         const spelt = rule.op_tokens[split.token] ?? split.op;
         return { kind: "filter", field, op: spelt, values: split.values };

@@ -305,9 +305,11 @@ function listAnswer(
   }
   // Totals the app's list answers carry in headers, in step with the state.
   const headers: Record<string, string> = { ...JSON_HEADERS };
+  const sends = (names: string[]) => query.some(([k]) => names.includes(k));
   for (const h of c.total_headers ?? [])
-    headers[h.name] = String(h.of === "total" ? total : pageCount(total, limit));
-  if (c.link_header && path !== "")
+    if (!h.when_sent || sends(h.when_sent))
+      headers[h.name] = String(h.of === "total" ? total : pageCount(total, limit));
+  if (c.link_header && path !== "" && (!c.link_header.when_paged || sends([c.link_header.page_param])))
     headers[c.link_header.name] = renderLink(c.link_header, path, query, total, limit);
   return {
     status: 200,
