@@ -214,7 +214,7 @@ export function splitValueOp(
   if (at <= 0) return null;
   const token = value.slice(0, at);
   const t = opToken(token);
-  if (!t || t.prefix !== "") return null;
+  if (t?.prefix !== "") return null;
   const rest = value.slice(at + sep.length);
   if (t.op === "in" || t.op === "nin") {
     const m = /^\((.*)\)$/s.exec(rest);
