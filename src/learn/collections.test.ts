@@ -144,3 +144,31 @@ describe("item reads with a query", () => {
     expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things/2?fields=title"]);
   });
 });
+
+describe("item envelope siblings", () => {
+  const things = [
+    { id: 1, title: "A" },
+    { id: 2, title: "B" },
+  ];
+  it("keeps a key beside the entity that every item answer held alike, and serves it", () => {
+    const { model } = learnSpecs([
+      { path: "/api/things", status: 200, res: { data: things } },
+      { path: "/api/things/1", status: 200, res: { data: things[0], meta: {} } },
+      { path: "/api/things/2", status: 200, res: { data: things[1], meta: {} } },
+    ]);
+    expect(model.collections[0]!.item_envelope).toEqual({
+      kind: "object",
+      item_key: "data",
+      constants: { meta: {} },
+    });
+  });
+
+  it("rejects one that differs between answers (a request id): left out, never answered as a constant", () => {
+    const { model } = learnSpecs([
+      { path: "/api/things", status: 200, res: { data: things } },
+      { path: "/api/things/1", status: 200, res: { data: things[0], meta: { request: "a1" } } },
+      { path: "/api/things/2", status: 200, res: { data: things[1], meta: { request: "b2" } } },
+    ]);
+    expect(model.collections[0]!.item_envelope).toEqual({ kind: "object", item_key: "data" });
+  });
+});

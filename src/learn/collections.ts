@@ -212,7 +212,16 @@ function detectItemEnvelope(items: Observation[], lists: Entity[][]): ItemEnvelo
     items.every((o, i) => entityLike((bodies[i] as Entity)[k], o)),
   );
   const key = keys.length === 1 ? keys[0]! : keys.find((k) => ITEMS_KEYS.includes(k));
-  return key === undefined ? { kind: "bare" } : { kind: "object", item_key: key };
+  if (key === undefined) return { kind: "bare" };
+  // The keys beside it that every item answer holds with one value (`{data: {...}, meta: {}}`) are answered alike.
+  const constants: Record<string, unknown> = {};
+  for (const k of Object.keys(first)) {
+    if (k === key) continue;
+    const v = JSON.stringify(first[k]);
+    if (bodies.every((b) => Object.hasOwn(b as Entity, k) && JSON.stringify((b as Entity)[k]) === v))
+      constants[k] = first[k];
+  }
+  return { kind: "object", item_key: key, ...(Object.keys(constants).length > 0 ? { constants } : {}) };
 }
 
 /**

@@ -89,7 +89,12 @@ export const EnvelopeSchema = z.discriminatedUnion("kind", [
 /** How an item answer wraps its entity: bare, or under one key (`{data: {...}}`). */
 export const ItemEnvelopeSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("bare") }),
-  z.strictObject({ kind: z.literal("object"), item_key: z.string() }),
+  z.strictObject({
+    kind: z.literal("object"),
+    item_key: z.string(),
+    /** Keys beside the entity that held one value in every item answer (`meta: {}`); absent when none. */
+    constants: z.record(z.string(), z.unknown()).optional(),
+  }),
 ]);
 
 /** A recorded answer (status + body) reused by the twin, e.g. for an unknown id. */

@@ -368,7 +368,8 @@ export function wrapItem(c: Collection, entity: Entity): unknown {
       ? entity
       : { ...entity, ...Object.fromEntries(missing.map((k) => [k, defaults![k]])) };
   const e = shown(c, full);
-  return c.item_envelope.kind === "object" ? { [c.item_envelope.item_key]: e } : e;
+  if (c.item_envelope.kind === "bare") return e;
+  return { [c.item_envelope.item_key]: e, ...structuredClone(c.item_envelope.constants ?? {}) };
 }
 
 /** Answers a list read of a tree's root folder with a confirmed item projection (`?content=0`): the root, those fields null. */
