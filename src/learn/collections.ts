@@ -11,6 +11,7 @@ import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { missStatuses } from "./not-found-status.js";
 import { splitSuffix } from "./path-template.js";
+import { type CursorLeaf, learnCursorLeaf, saysMore } from "./query-cursor.js";
 import { detectTree } from "./tree-collection.js";
 import { isUuid, singular, snake } from "./value-kinds.js";
 
@@ -29,6 +30,9 @@ export interface FoundCollection {
   altIdFields?: string[];
   /** Ids are paths: item reads of a parent embed its children under this key (tree-collection.ts). */
   tree?: { childrenKey: string };
+  /** A cursor leaf of the list answers (query-cursor.ts), and the default page size plain lists were cut at. */
+  cursor?: CursorLeaf;
+  defaultLimit?: number;
   /** The item reads' statuses that mean "no such entity" (404, 410, and a 403 confirmed so: not-found-status.ts). */
   missStatuses?: number[];
   /** Fields item reads show that list reads leave out (`omit`) or show as null (`nulls`): the list's own view. */
@@ -392,6 +396,7 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
     names.add(name);
     warnings.push(...missingIdWarning(name, idField, allOks, key));
     const childrenKey = parent === null ? detectTree(idField, all, itemOks, itemEnvelope) : null;
+    const paging = key === null ? null : cursorPaging(allOks, all, key, idField);
     found.push({
       name,
       idField,
@@ -406,6 +411,7 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
         item ? missStatuses(item, groups, idField) : [],
       ),
       ...(childrenKey !== null ? { tree: { childrenKey } } : {}),
+      ...(paging ?? {}),
       ...((view) => (view ? { listView: view } : {}))(detectListView(all, itemOks, itemEnvelope)),
     });
   }
@@ -426,6 +432,29 @@ function impliedScope(param: string, pairs: readonly (readonly [Observation, Ent
     ),
   );
   return names ? param : null;
+}
+
+/**
+ * The cursor leaf of the list answers, and the default page size: the size of every plain list answer (no query)
+ * that says more follows, when all of them showed one size and no plain answer more.
+ */
+function cursorPaging(
+  oks: Observation[],
+  lists: Entity[][],
+  key: string,
+  idField: string,
+): { cursor: CursorLeaf; defaultLimit?: number } | null {
+  const cursor = learnCursorLeaf(
+    oks.map((o, i) => ({ body: bodyOf(o), entities: lists[i] ?? [] })),
+    key,
+    idField,
+  );
+  if (!cursor) return null;
+  const plain = oks.map((o, i) => [o, lists[i] ?? []] as const).filter(([o]) => o.query.length === 0);
+  const cut = plain.filter(([o]) => saysMore(cursor, bodyOf(o))).map(([, l]) => l.length);
+  const size = cut[0];
+  const one = size !== undefined && cut.every((n) => n === size) && plain.every(([, l]) => l.length <= size);
+  return { cursor, ...(one ? { defaultLimit: size } : {}) };
 }
 
 function sameShape(a: (string | null)[], b: (string | null)[]): boolean {

@@ -10,6 +10,7 @@
  */
 
 import type { Entity, QuerySegment } from "../model/model-schema.js";
+import { type CursorCodec, decodeCursor } from "../model/query-cursor.js";
 import {
   countOf,
   directionOf,
@@ -44,6 +45,10 @@ export interface QueryRead {
   idField: string;
   /** Filters the app applies to a list read naming none of their fields. */
   defaultFilter: { field: string; value: unknown }[];
+  /** How the list answers' cursors name an entity (query-cursor.ts), when they carry one. */
+  cursor?: CursorCodec;
+  /** The page size the app answers a read that sets none with, when it cuts plain lists. */
+  defaultLimit?: number;
 }
 
 /** One candidate meaning of one leaf. `key` names the syntax it stands for across reads. */
@@ -81,7 +86,9 @@ export type Meaning =
   | { kind: "limit" | "offset"; key: string; path: string[]; n: number }
   | { kind: "page"; key: string; path: string[]; n: number; base: number }
   | { kind: "fields"; key: string; pattern: QuerySegment[]; syntax: "list" | "keys"; names: string[] }
-  | { kind: "ignore"; key: string; path: string[]; value: string };
+  | { kind: "ignore"; key: string; path: string[]; value: string }
+  /** The page after the entity the cursor names. */
+  | { kind: "cursor"; key: string; path: string[]; id: string; codec: CursorCodec };
 
 /** A consistent explanation of a read: one meaning per leaf, which of them changed the answer, and what search fields it implies. */
 export interface Explanation {
@@ -295,8 +302,11 @@ function fieldsCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
 }
 
 /** Every candidate meaning of a leaf, judged on the entities of its read (the last one is always "no effect"). */
-export function leafCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+export function leafCandidates(leaf: QueryLeaf, sample: Entity[], cursor?: CursorCodec): Meaning[] {
   const out: Meaning[] = [...filterCandidates(leaf, sample)];
+  const id = cursor && typeof leaf.value === "string" ? decodeCursor(cursor, leaf.value) : null;
+  if (cursor && id !== null)
+    out.push({ kind: "cursor", key: `cursor|${pathText(leaf.path)}`, path: leaf.path, id, codec: cursor });
   if (typeof leaf.value === "string" && leaf.value.trim() !== "")
     for (const caseSensitive of [false, true])
       out.push({
@@ -410,8 +420,17 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
   const offsets = meanings.flatMap((m, i) =>
     m.kind === "offset" || m.kind === "page" ? [[m, i] as const] : [],
   );
-  if (limits.length > 1 || offsets.length > 1) return null;
-  const limit = limits[0]?.[0].n;
+  const cursors = meanings.flatMap((m, i) => (m.kind === "cursor" ? [[m, i] as const] : []));
+  if (limits.length > 1 || offsets.length > 1 || cursors.length > 1) return null;
+  const limit = limits[0]?.[0].n ?? read.defaultLimit;
+  if (cursors[0]) {
+    // The page after the entity the cursor names, in the order the read's other leaves gave.
+    const [c, i] = cursors[0];
+    const at = rows.findIndex((e) => idOf(e, read.idField) === c.id);
+    if (at < 0 || offsets.length > 0) return null;
+    rows = rows.slice(at + 1);
+    decisive[i] = true;
+  }
   let start = 0;
   if (offsets[0]) {
     const [o, i] = offsets[0];
@@ -422,7 +441,13 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
     decisive[i] = start > 0 && rows.length > 0;
   }
   const paged = rows.slice(start, limit === undefined ? undefined : start + limit);
-  if (limits[0]) decisive[limits[0][1]] = start + limit! < rows.length;
+  // A limit decides when it cut, or when it answered otherwise than the default page size would have.
+  if (limits[0])
+    decisive[limits[0][1]] =
+      start + limit! < rows.length ||
+      (read.defaultLimit !== undefined &&
+        limit !== read.defaultLimit &&
+        rows.length - start > read.defaultLimit);
   const fields = meanings.flatMap((m, i) => (m.kind === "fields" ? [[m, i] as const] : []));
   if (fields.length > 0) {
     const names = new Set(fields.flatMap(([m]) => m.names));
@@ -450,7 +475,7 @@ export function explainRead(read: QueryRead): Explanation[] {
   const byId = new Map(read.base.map((e) => [idOf(e, read.idField), e]));
   const answeredFull = read.answer.map((a) => byId.get(idOf(a, read.idField)) ?? null);
   const cands = read.leaves.map((leaf) =>
-    leafCandidates(leaf, sample).filter((m) => plausible(m, read, answeredFull)),
+    leafCandidates(leaf, sample, read.cursor).filter((m) => plausible(m, read, answeredFull)),
   );
   let total = 1;
   for (const c of cands) total *= c.length;
@@ -474,6 +499,6 @@ export function explainRead(read: QueryRead): Explanation[] {
 }
 
 /** The syntactic keys a leaf's candidates stand for (what a read could confirm or contradict). */
-export function candidateKeys(leaf: QueryLeaf, sample: Entity[]): Set<string> {
-  return new Set(leafCandidates(leaf, sample).map((m) => m.key));
+export function candidateKeys(leaf: QueryLeaf, sample: Entity[], cursor?: CursorCodec): Set<string> {
+  return new Set(leafCandidates(leaf, sample, cursor).map((m) => m.key));
 }

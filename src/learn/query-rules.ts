@@ -46,6 +46,7 @@ const PRIORITY: Meaning["kind"][] = [
   "direction",
   "fields",
   "search",
+  "cursor",
   "ignore",
 ];
 
@@ -150,7 +151,7 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
       obs,
       read,
       all: explainRead(read),
-      cands: read.leaves.map((l) => candidateKeys(l, sample)),
+      cands: read.leaves.map((l) => candidateKeys(l, sample, read.cursor)),
       filterNames,
     };
   });
@@ -317,6 +318,13 @@ function toRule(
         path: m.pattern,
         syntax: m.syntax,
         explain: `${pathOf(m.pattern)} ${m.syntax === "list" ? "lists the fields each entity is cut down to" : "selects a field each entity is cut down to"}; ${seen}.`,
+      };
+    case "cursor":
+      return {
+        kind: "cursor",
+        path: m.path,
+        codec: m.codec,
+        explain: `${m.path.join(".")} is the cursor a list answer gave: the page after the entity it names (${m.codec.codec === "plain" ? "" : `${m.codec.codec} of `}${JSON.stringify(m.codec.template)}); ${seen}.`,
       };
     case "ignore":
       return {

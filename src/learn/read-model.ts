@@ -19,6 +19,7 @@ import type { CollectionState } from "./collection-state.js";
 import type { FoundCollection } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
+import type { CursorLeaf } from "./query-cursor.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { type LearnedQuery, learnQueryRules, type RecordedQueryRead } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
@@ -119,11 +120,28 @@ export function collectionModel(
     not_found: nf ? canned(nf) : null,
     ...(nfId !== null ? { not_found_id: nfId } : {}),
     ...(totalHeaders.length > 0 ? { total_headers: totalHeaders } : {}),
-    ...(envelopeFields.length > 0 ? { envelope_fields: envelopeFields } : {}),
+    ...((fields) => (fields.length > 0 ? { envelope_fields: fields } : {}))([
+      ...envelopeFields,
+      ...cursorFields(c.cursor),
+    ]),
+    ...(c.defaultLimit !== undefined ? { default_limit: c.defaultLimit } : {}),
     ...(linkHeader ? { link_header: linkHeader } : {}),
     query: { rules: learned.rules, default_filter: defaultFilter },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
+}
+
+/** The envelope leaves a cursor leaf stands for: the cursor (next or end style) and the has-next boolean. */
+function cursorFields(cursor: CursorLeaf | undefined): NonNullable<Collection["envelope_fields"]> {
+  if (!cursor) return [];
+  return [
+    {
+      pointer: cursor.pointer,
+      of: cursor.style === "next" ? "next_cursor" : "end_cursor",
+      codec: cursor.codec,
+    },
+    ...(cursor.hasNext !== null ? [{ pointer: cursor.hasNext, of: "has_next" as const }] : []),
+  ];
 }
 
 /**

@@ -13,6 +13,7 @@ import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
 import { type EmbedSource, type FoundEmbed, findEmbeds } from "./embedded-reads.js";
 import type { Observation } from "./endpoint-index.js";
+import { saysMore } from "./query-cursor.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, sentFields, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
@@ -147,7 +148,16 @@ function queryRead(
   });
   const held = new Set(base.map((e) => st.idOf(e)));
   for (const e of answer) if (!held.has(st.idOf(e)) && st.idOf(e) !== null) base.push(e);
-  return { leaves: queryLeaves(o.query), base, answer, total, idField: st.col.idField, defaultFilter: [] };
+  return {
+    leaves: queryLeaves(o.query),
+    base,
+    answer,
+    total,
+    idField: st.col.idField,
+    defaultFilter: [],
+    ...(st.col.cursor ? { cursor: st.col.cursor.codec } : {}),
+    ...(st.col.defaultLimit !== undefined ? { defaultLimit: st.col.defaultLimit } : {}),
+  };
 }
 
 /**
@@ -275,7 +285,9 @@ class Walk {
       ? { ...listed, entities: listed.entities.map((e) => withScope(st, o, e)) }
       : listed;
     const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
-    if (o.query.length === 0) {
+    // A plain list the app cut at its default page size (it says more follows) is no full list.
+    const cut = col.cursor !== undefined && saysMore(col.cursor, body);
+    if (o.query.length === 0 && !cut) {
       this.identifyCreate(st, scope, got.entities, o);
       const gone = st.applyFullList(scope, got.entities);
       for (const id of gone) this.sighting(st, id, null, o);

@@ -150,6 +150,13 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     explain: z.string(),
   }),
   z.strictObject({
+    kind: z.literal("cursor"),
+    path: QueryPathSchema,
+    /** The page after the entity the value names: `template` with `{id}` for its id, encoded so. */
+    codec: z.strictObject({ codec: z.enum(["plain", "base64", "base64url"]), template: z.string() }),
+    explain: z.string(),
+  }),
+  z.strictObject({
     kind: z.literal("search"),
     path: QueryPathSchema,
     /** The text fields searched (substring). */
@@ -332,14 +339,23 @@ export const CollectionSchema = z.strictObject({
    * answer): `total` (matches before the page), `pages` (the page count) and the `constant` leaves beside them,
    * kept in step with the state (src/learn/total-headers.ts). Absent when none (so older models read).
    */
+  /** The page size the app answers a list read that sets none with (it cut plain lists: query-cursor.ts). */
+  default_limit: z.number().int().positive().optional(),
   envelope_fields: z
     .array(
       z.strictObject({
         pointer: z.string(),
-        /** `echo`: the value of query parameter `param` when sent (a number when `value`, the default, is one). */
-        of: z.enum(["total", "pages", "constant", "echo"]),
+        /**
+         * `echo`: the value of query parameter `param` when sent (a number when `value`, the default, is one).
+         * `next_cursor`: the cursor of the page's last entity when more follow, else null; `end_cursor`: that
+         * cursor whenever the page holds entities; `has_next`: whether more follow (src/learn/query-cursor.ts).
+         */
+        of: z.enum(["total", "pages", "constant", "echo", "next_cursor", "end_cursor", "has_next"]),
         value: z.unknown().optional(),
         param: z.string().optional(),
+        codec: z
+          .strictObject({ codec: z.enum(["plain", "base64", "base64url"]), template: z.string() })
+          .optional(),
       }),
     )
     .optional(),

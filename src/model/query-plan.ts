@@ -6,6 +6,7 @@
  * pipeline order: default filter, filters and search, sort, page, projection.
  */
 import type { Collection, Entity, QueryRule, QuerySegment } from "./model-schema.js";
+import { decodeCursor } from "./query-cursor.js";
 import {
   countOf,
   directionOf,
@@ -39,11 +40,22 @@ export interface QueryPlan {
   page: { n: number; base: number } | null;
   projection: Set<string> | null;
   defaultFilter: { field: string; value: unknown }[];
+  /** The id of the entity the page starts after (a cursor), or null. */
+  after: string | null;
 }
 
 type Query = NonNullable<Collection["query"]>;
 
-const ORDER: QueryRule["kind"][] = ["filter", "limit", "offset", "page", "sort", "fields", "search"];
+const ORDER: QueryRule["kind"][] = [
+  "filter",
+  "limit",
+  "offset",
+  "page",
+  "sort",
+  "fields",
+  "search",
+  "cursor",
+];
 
 function samePath(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -93,6 +105,7 @@ type Part =
   | { kind: "limit" | "offset"; n: number }
   | { kind: "page"; n: number; base: number }
   | { kind: "fields"; names: string[] }
+  | { kind: "cursor"; id: string }
   | { kind: "ignore" };
 
 function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null {
@@ -164,6 +177,11 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
         ? { kind: "fields", names: [m.name] }
         : null;
     }
+    case "cursor": {
+      if (!samePath(rule.path, leaf.path) || typeof leaf.value !== "string") return null;
+      const id = decodeCursor(rule.codec, leaf.value);
+      return id === null ? null : { kind: "cursor", id };
+    }
     case "ignore": {
       if (!samePath(rule.path, leaf.path)) return null;
       const text = Array.isArray(leaf.value) ? leaf.value.map(queryText).join(",") : queryText(leaf.value);
@@ -191,6 +209,7 @@ export function planQuery(
     page: null,
     projection: null,
     defaultFilter: query.default_filter,
+    after: null,
   };
   const unlearned: QueryLeaf[] = [];
   const exactIgnores = query.rules.filter((r) => r.kind === "ignore" && r.values !== null);
@@ -230,6 +249,7 @@ export function planQuery(
     else if (part.kind === "offset") plan.offset = part.n;
     else if (part.kind === "page") plan.page = { n: part.n, base: part.base };
     else if (part.kind === "fields") plan.projection = new Set([...(plan.projection ?? []), ...part.names]);
+    else if (part.kind === "cursor") plan.after = part.id;
   }
   if (sortPart)
     plan.sort = sortPart.names.map((n) => ({
@@ -260,11 +280,25 @@ export function shownByDefault(
   );
 }
 
+/**
+ * The rows after the one whose id a cursor names; one deleted since is placed by its id among integer ids (the
+ * rows after it are those with higher ids in an ascending list), else nothing follows.
+ */
+function afterCursor(rows: Entity[], after: string, idField: string | null): Entity[] {
+  if (idField === null) return [];
+  const text = (e: Entity) => String(e[idField]);
+  const at = rows.findIndex((e) => text(e) === after);
+  if (at >= 0) return rows.slice(at + 1);
+  if (!/^\d+$/.test(after) || !rows.every((e) => Number.isInteger(e[idField]))) return [];
+  return rows.filter((e) => (e[idField] as number) > Number(after));
+}
+
 /** Runs a plan over a collection's entities: the matching rows in order, their count before the page, or `ambiguous`. */
 export function runQueryPlan(
   plan: QueryPlan,
   rows: Entity[],
-): { rows: Entity[]; total: number } | { ambiguous: string } {
+  idField: string | null = null,
+): { rows: Entity[]; total: number; more: boolean } | { ambiguous: string } {
   let out = shownByDefault(plan.defaultFilter, rows, new Set(plan.filters.map((f) => f.field)));
   for (const f of plan.filters) out = out.filter((e) => valuePasses(fieldValue(e, f.field), f.op, f.values));
   for (const s of plan.searches) {
@@ -275,7 +309,10 @@ export function runQueryPlan(
   }
   const total = out.length;
   if (plan.sort) out = sortEntities(out, plan.sort);
-  out = out.slice(plan.offset, plan.limit === null ? undefined : plan.offset + plan.limit);
+  if (plan.after !== null) out = afterCursor(out, plan.after, idField);
+  const end = plan.limit === null ? out.length : plan.offset + plan.limit;
+  const more = end < out.length;
+  out = out.slice(plan.offset, end);
   if (plan.projection) out = out.map((e) => project(e, plan.projection!));
-  return { rows: out, total };
+  return { rows: out, total, more };
 }

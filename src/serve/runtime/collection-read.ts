@@ -5,6 +5,7 @@
  * carry the state's own entities, not copies: they are deeply frozen, so the
  * answer is serialised once and nothing can change the state through it.
  */
+
 import { listedView } from "../../model/collection-query.js";
 import { countEntities } from "../../model/count-read.js";
 import { unknownItemFields } from "../../model/item-knowledge.js";
@@ -12,6 +13,7 @@ import { renderLink } from "../../model/link-header.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
 import { renameId } from "../../model/not-found.js";
 import { pageCount } from "../../model/page-count.js";
+import { type CursorCodec, encodeCursor, idText } from "../../model/query-cursor.js";
 import { queryLeaves } from "../../model/query-language.js";
 import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.js";
 import { withoutPointers } from "../../util/entity-view.js";
@@ -121,6 +123,9 @@ export function listRead(
 ): TwinResponse {
   if (wholeInOrder(c, params, query)) {
     const { rows, total } = pageInPlace(c, list, query);
+    // A collection the app pages by default answers its first page (query-cursor.ts).
+    if (c.default_limit !== undefined && rows.length > c.default_limit)
+      return listAnswer(c, rows.slice(0, c.default_limit), total, rule, query, c.default_limit, path, true);
     return listAnswer(c, rows, total, rule, query, legacyLimit(c, query), path);
   }
   let rows = selected(list, c, params, query);
@@ -136,6 +141,8 @@ export function listRead(
     const limit = nonNegativeInt(queryValue(query, c.pagination.limit_param));
     rows = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
+  if (c.default_limit !== undefined && rows.length > c.default_limit)
+    return listAnswer(c, rows.slice(0, c.default_limit), total, rule, query, c.default_limit, path, true);
   return listAnswer(c, rows, total, rule, query, legacyLimit(c, query), path);
 }
 
@@ -159,16 +166,20 @@ export function queryRead(
   if ("unlearned" in planned)
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
   const plan = planned.plan;
-  if (rows === null && pageOnly(plan)) {
+  // A read that sets no page size gets the app's default one, when it has one.
+  if (plan.limit === null && c.default_limit !== undefined) plan.limit = c.default_limit;
+  if (rows === null && pageOnly(plan) && plan.after === null) {
     // The collection in its own order, paged: the page is read in place, never the whole collection copied.
     const end = plan.limit === null ? undefined : plan.offset + plan.limit;
     const page = runQueryPlan({ ...plan, offset: 0, limit: null }, list.slice(plan.offset, end));
-    if (!("ambiguous" in page)) return listAnswer(c, page.rows, list.size, rule, query, plan.limit, path);
+    const more = end !== undefined && end < list.size;
+    if (!("ambiguous" in page))
+      return listAnswer(c, page.rows, list.size, rule, query, plan.limit, path, more);
   }
   rows ??= [...list.values()];
-  const ran = runQueryPlan(plan, rows);
+  const ran = runQueryPlan(plan, rows, c.id_field);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
-  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit, path);
+  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit, path, ran.more);
 }
 
 /** A query's plan, kept with the sample entities it was made from. */
@@ -250,6 +261,18 @@ function echoed(sent: string | undefined, fallback: unknown): unknown {
   return typeof fallback === "number" && /^-?\d+$/.test(sent) ? Number(sent) : sent;
 }
 
+/** The cursor of a page's last entity, or null when there is none or it is not to be given (no next page). */
+function cursorOf(
+  c: Collection,
+  rows: Entity[],
+  give: boolean,
+  codec: CursorCodec | undefined,
+): string | null {
+  const last = rows.at(-1);
+  const id = last === undefined ? null : idText(last, c.id_field);
+  return give && id !== null && codec ? encodeCursor(codec, id) : null;
+}
+
 /** Sets the value at an RFC 6901 pointer, making the objects on the way. */
 function setPointer(root: Record<string, unknown>, pointer: string, value: unknown): void {
   const path = pathOfPointer(pointer);
@@ -277,6 +300,8 @@ function listAnswer(
   query: [string, string][] = [],
   limit: number | null = null,
   path = "",
+  /** More entities follow the page (for cursors and has-next leaves). */
+  more = false,
 ): TwinResponse {
   // The list's own view of an entity (fields it leaves out, fields it shows as null), without what only writes show.
   const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
@@ -293,13 +318,17 @@ function listAnswer(
       setPointer(
         env,
         f.pointer,
-        f.of === "constant"
-          ? structuredClone(f.value)
-          : f.of === "echo"
-            ? echoed(queryValue(query, f.param ?? ""), f.value)
-            : f.of === "total"
-              ? total
-              : pageCount(total, limit),
+        f.of === "next_cursor" || f.of === "end_cursor"
+          ? cursorOf(c, rows, f.of === "end_cursor" || more, f.codec)
+          : f.of === "has_next"
+            ? more
+            : f.of === "constant"
+              ? structuredClone(f.value)
+              : f.of === "echo"
+                ? echoed(queryValue(query, f.param ?? ""), f.value)
+                : f.of === "total"
+                  ? total
+                  : pageCount(total, limit),
       );
     value = env;
   }
