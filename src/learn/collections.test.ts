@@ -172,3 +172,40 @@ describe("item envelope siblings", () => {
     expect(model.collections[0]!.item_envelope).toEqual({ kind: "object", item_key: "data" });
   });
 });
+
+describe("keyed maps", () => {
+  const things = [
+    { id: 1, title: "A", done: false },
+    { id: 2, title: "B", done: true },
+    { id: 3, title: "C", done: false },
+  ];
+  const keyed = (rows: typeof things) => Object.fromEntries(rows.map((t) => [String(t.id), t]));
+
+  it("reads {<id>: {...}} as the list, filters it, and answers it keyed from the state", () => {
+    const specs = [
+      { path: "/api/things", status: 200, res: keyed(things) },
+      { path: "/api/things?done=false", status: 200, res: keyed([things[0]!, things[2]!]) },
+    ];
+    const { model, seed } = learnSpecs(specs);
+    const c = model.collections[0]!;
+    expect([c.envelope, c.id_field, c.query?.rules.map((r) => r.kind)]).toEqual([
+      { kind: "keyed" },
+      "id",
+      ["filter"],
+    ]);
+    expect(seed.collections.things).toEqual(things);
+    expect(model.replays).toEqual([]);
+  });
+
+  it("rejects an object of objects whose keys are no field's value (a settings document stays replayed)", () => {
+    const { model } = learnSpecs([
+      {
+        path: "/api/settings",
+        status: 200,
+        res: { mail: { id: 1, on: true }, push: { id: 2, on: false } },
+      },
+    ]);
+    expect(model.collections).toEqual([]);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/settings"]);
+  });
+});

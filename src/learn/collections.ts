@@ -45,13 +45,32 @@ const ITEMS_KEYS = ["data", "items", "results", "records", "rows"];
 const SAMPLE = 200;
 const PREFERRED_IDS = ["id", "uuid", "_id", "key", "slug"];
 
-/** The entities of a list answer and the key holding them (null for a bare array), or null. */
+/**
+ * A keyed map's entities (`{"1": {id: 1, …}, "2": {…}}`): an object of two or more entities, one field of which
+ * equals each entity's own key in every one of them; else null.
+ */
+export function keyedEntities(body: unknown): Entity[] | null {
+  if (!isEntity(body)) return null;
+  const entries = Object.entries(body);
+  if (entries.length < 2 || !entries.every(([, v]) => isEntity(v))) return null;
+  const first = entries[0]![1] as Entity;
+  const field = Object.keys(first).find((f) =>
+    entries.every(([k, v]) => isIdValue((v as Entity)[f]) && String((v as Entity)[f]) === k),
+  );
+  return field === undefined ? null : entries.map(([, v]) => v as Entity);
+}
+
+/** The entities of a list answer and the key holding them (null for a bare array or a keyed map), or null. */
 export function listEntities(
   body: unknown,
   itemsKey?: string | null,
 ): { entities: Entity[]; key: string | null } | null {
   if (Array.isArray(body)) return body.every(isEntity) ? { entities: body, key: null } : null;
   if (!isEntity(body)) return null;
+  if (!itemsKey) {
+    const keyed = keyedEntities(body);
+    if (keyed) return { entities: keyed, key: null };
+  }
   const keys = itemsKey ? [itemsKey] : Object.keys(body).filter((k) => Array.isArray(body[k]));
   const key = keys.length === 1 ? keys[0]! : keys.find((k) => ITEMS_KEYS.includes(k));
   const arr = key === undefined ? undefined : body[key];
@@ -257,7 +276,7 @@ function detectEnvelope(
   lists: Entity[][],
   obs: Observation[] = [],
 ): Envelope {
-  if (key === null) return { kind: "bare" };
+  if (key === null) return bodies.some((b) => !Array.isArray(b)) ? { kind: "keyed" } : { kind: "bare" };
   const objects = bodies.filter(isEntity);
   const others = Object.keys(objects[0] ?? {}).filter((k) => k !== key);
   const totalKey =

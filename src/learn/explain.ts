@@ -127,7 +127,9 @@ export function explainCollection(c: Omit<Collection, "explain">): string {
   const env =
     c.envelope.kind === "bare"
       ? "a bare array"
-      : `an object with the entities under "${c.envelope.items_key}"`;
+      : c.envelope.kind === "keyed"
+        ? "an object of the entities keyed by their ids"
+        : `an object with the entities under "${c.envelope.items_key}"`;
   const parent = c.parent ? `, nested under {${c.parent.param}} (field ${c.parent.field})` : "";
   const filters =
     c.filters.length > 0 ? `; filters: ${c.filters.map((f) => `${f.param}=${f.field}`).join(", ")}` : "";

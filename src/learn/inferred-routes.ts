@@ -40,7 +40,7 @@ function splitList(template: string): { prefix: string; stem: string; suffix: st
 }
 
 function envelopeStyle(c: Collection, stem: string): string {
-  if (c.envelope.kind === "bare") return "bare";
+  if (c.envelope.kind === "bare" || c.envelope.kind === "keyed") return c.envelope.kind;
   const key = c.envelope.items_key === stem ? "stem" : `key:${c.envelope.items_key}`;
   return c.envelope.total_key === null ? key : `${key}+total`;
 }

@@ -7,6 +7,9 @@
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 
 const ALWAYS = [404, 410];
+/** `a` came before `b`: by start time, and by record order within one millisecond or untimed. */
+const before = (a: Observation, b: Observation) =>
+  a.time !== null && b.time !== null && a.time !== b.time ? a.time < b.time : a.index < b.index;
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
 
 /** Every value of `idField` in a JSON value, to depth 4 (entities in lists, envelopes and write answers). */
@@ -41,14 +44,7 @@ export function missStatuses(item: EndpointGroup, groups: EndpointGroup[], idFie
     .flatMap((g) => g.observations.filter(ok));
   const gone = (o: Observation) => {
     const id = o.pathParams[param] ?? "";
-    return (
-      !shown.has(id) ||
-      deletes.some(
-        (d) =>
-          d.pathParams[param] === id &&
-          (d.time !== null && o.time !== null ? d.time < o.time : d.index < o.index),
-      )
-    );
+    return !shown.has(id) || deletes.some((d) => d.pathParams[param] === id && before(d, o));
   };
   const bodyWithout = (o: Observation) =>
     `${o.record.response?.body?.text ?? ""}`.split(o.pathParams[param] ?? "\u0000").join("\u0000");

@@ -71,6 +71,8 @@ export const EndpointSchema = z.strictObject({
 /** How a list answer wraps its entities. */
 export const EnvelopeSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("bare") }),
+  /** A keyed map: `{"<id>": {...}, …}`, each entity under its own id (in list order). */
+  z.strictObject({ kind: z.literal("keyed") }),
   z.strictObject({
     kind: z.literal("object"),
     items_key: z.string(),

@@ -306,6 +306,9 @@ function listAnswer(
   // The list's own view of an entity (fields it leaves out, fields it shows as null), without what only writes show.
   const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
   let value: unknown = shownRows;
+  // A keyed map: each entity under its own id, in list order.
+  if (c.envelope.kind === "keyed")
+    value = Object.fromEntries(shownRows.map((e) => [String(e[c.id_field]), e]));
   if (c.envelope.kind === "object") {
     // A tree's root folder (`tree.root`): the list answer is that folder, its top level under the children key.
     const constants = c.tree?.root ?? c.envelope.constants;
