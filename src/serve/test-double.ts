@@ -26,7 +26,7 @@ import {
 } from "./request-journal.js";
 import { handleRequest } from "./runtime/handle-request.js";
 import { hashSeed, nextWord } from "./runtime/prng.js";
-import { matchRoute } from "./runtime/route-table.js";
+import { matchRoute, type RouteMatch } from "./runtime/route-table.js";
 import type { TwinRequest, TwinResponse } from "./runtime/twin-types.js";
 import { unrecordedBodyHeaders } from "./unrecorded-body.js";
 
@@ -72,6 +72,19 @@ interface EpisodeDouble {
   /** Per rule index of the plan in force: how often its fault has hit. */
   hits: number[];
   prng: [number, number, number, number];
+}
+
+/** A request on its way through `serve`: what was decided before its delay. */
+interface Served {
+  episode: EpisodeHandle;
+  d: EpisodeDouble;
+  req: TwinRequest;
+  meta: RequestMeta;
+  m: RouteMatch | null;
+  tool: string | null;
+  fault: RouteRule["fault"] | undefined;
+  delay: number;
+  started: number;
 }
 
 /** The rule of a plan that decides a request, or undefined. */
@@ -199,8 +212,11 @@ export class TestDouble {
     return lines;
   }
 
-  /** Answers one request on the episode: delay, then a fault or the runtime's answer; journals it. */
-  async serve(episode: EpisodeHandle, req: TwinRequest, meta: RequestMeta): Promise<DoubleOutcome> {
+  /**
+   * Answers one request on the episode: delay, then a fault or the runtime's answer; journals it. At once, without a
+   * promise, when nothing has to wait (no delay, and a store whose steps run in this process).
+   */
+  serve(episode: EpisodeHandle, req: TwinRequest, meta: RequestMeta): DoubleOutcome | Promise<DoubleOutcome> {
     const started = meta.started ?? this.now();
     const d = this.of(episode);
     const { plan } = this.planOf(episode);
@@ -210,29 +226,46 @@ export class TestDouble {
     const rule = index >= 0 ? plan.routes[index] : undefined;
     const delay = drawDelay(rule?.latency ?? plan.latency, d.prng);
     const fault = rule?.fault && this.hits(d, index, rule) ? rule.fault : undefined;
-    if (delay > 0) await this.sleep(delay);
+    const served: Served = { episode, d, req, meta, m, tool, fault, delay, started };
+    if (delay > 0) return this.sleep(delay).then(() => this.answer(served));
+    return this.answer(served);
+  }
 
-    let outcome: DoubleOutcome;
-    if (fault?.kind === "drop") outcome = { kind: "drop" };
-    else if (fault?.kind === "status") {
+  /** The outcome of a request once its delay is over: the fault's, or the runtime's answer; journaled. */
+  private answer(s: Served): DoubleOutcome | Promise<DoubleOutcome> {
+    const { fault, tool } = s;
+    if (fault?.kind === "drop") return this.journaled(s, { kind: "drop" });
+    if (fault?.kind === "status") {
       const a = faultAnswer(this.model, fault.status, tool, fault.body);
       const headers = { ...a.headers, "x-apptwin-fault": "status", "x-apptwin-fault-body": a.source };
-      outcome = {
+      return this.journaled(s, {
         kind: "answer",
         answer: { status: a.status, headers, body: a.body, served_by: "fault", rule: tool },
-      };
-    } else {
-      const answer: DoubleAnswer = await episode.run((e) => handleRequest(this.model, e, req, m));
-      Object.assign(answer.headers, unrecordedBodyHeaders(this.model, req, answer));
-      if (fault?.kind === "truncate") {
-        answer.headers["x-apptwin-fault"] = "truncate";
-        outcome = { kind: "truncate", answer, keep: fault.keep ?? DEFAULT_TRUNCATE_KEEP };
-      } else outcome = { kind: "answer", answer };
+      });
     }
+    const ran = s.episode.run((e) => handleRequest(this.model, e, s.req, s.m));
+    if (ran instanceof Promise)
+      return ran.then((answer: DoubleAnswer) => this.journaled(s, this.ran(s, answer)));
+    return this.journaled(s, this.ran(s, ran));
+  }
+
+  /** The runtime's answer as the outcome: flagged when its body was not recorded, cut off by a truncate fault. */
+  private ran(s: Served, answer: DoubleAnswer): DoubleOutcome {
+    Object.assign(answer.headers, unrecordedBodyHeaders(this.model, s.req, answer));
+    if (s.fault?.kind === "truncate") {
+      answer.headers["x-apptwin-fault"] = "truncate";
+      return { kind: "truncate", answer, keep: s.fault.keep ?? DEFAULT_TRUNCATE_KEEP };
+    }
+    return { kind: "answer", answer };
+  }
+
+  /** Writes the request's journal entry (and hands it to `onEntry`); returns the outcome. */
+  private journaled(s: Served, outcome: DoubleOutcome): DoubleOutcome {
+    const { req, meta } = s;
     const answered = outcome.kind === "drop" ? null : outcome.answer;
-    const entry = d.journal.record({
+    const entry = s.d.journal.record({
       time: isoNow(),
-      episode: episode.id,
+      episode: s.episode.id,
       via: meta.via,
       tool: meta.tool ?? null,
       method: req.method.toUpperCase(),
@@ -241,10 +274,10 @@ export class TestDouble {
       body: requestBody(req),
       status: answered?.status ?? null,
       served_by: answered?.served_by ?? "fault",
-      rule: answered?.rule ?? tool,
-      fault: fault?.kind ?? null,
-      latency_ms: delay,
-      ms: Math.round((this.now() - started) * 10) / 10,
+      rule: answered?.rule ?? s.tool,
+      fault: s.fault?.kind ?? null,
+      latency_ms: s.delay,
+      ms: Math.round((this.now() - s.started) * 10) / 10,
     });
     this.opts.onEntry?.(entry);
     return outcome;

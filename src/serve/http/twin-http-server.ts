@@ -168,6 +168,20 @@ async function sendAsset(
   res.end(req.method === "HEAD" ? undefined : bytes);
 }
 
+/**
+ * The request's headers whose values are text: node's own object when it holds nothing else (only `set-cookie` is
+ * ever a list), else a copy without the lists. The runtime only reads them.
+ */
+function textHeaders(req: IncomingMessage): Record<string, string> {
+  if (req.headers["set-cookie"] === undefined) return req.headers as Record<string, string>;
+  const headers: Record<string, string> = {};
+  for (const k in req.headers) {
+    const v = req.headers[k];
+    if (typeof v === "string") headers[k] = v;
+  }
+  return headers;
+}
+
 /** Any other path: the runtime answers on the episode named by `x-apptwin-episode` (`default` when absent). */
 async function routeTwin(
   r: Routes,
@@ -193,11 +207,7 @@ async function routeTwin(
     if (read.tooLarge) return sendTooLarge(req, res, tooLargeBody(r.limit));
     bytes = read.bytes;
   }
-  const headers: Record<string, string> = {};
-  for (const k in req.headers) {
-    const v = req.headers[k];
-    if (typeof v === "string") headers[k] = v;
-  }
+  const headers = textHeaders(req);
   const request = {
     method: req.method ?? "GET",
     path: url.pathname,
@@ -205,7 +215,8 @@ async function routeTwin(
     headers,
     body: bytes === null ? null : parseTwinBody(req.headers["content-type"], bytes),
   };
-  const outcome = await r.double.serve(episode, request, { via: "http", started });
+  const served = r.double.serve(episode, request, { via: "http", started });
+  const outcome = served instanceof Promise ? await served : served;
   if (outcome.kind === "drop") return dropConnection(req, res);
   let answer = outcome.answer;
   if (answer.served_by === "miss" && answer.body?.kind === "json") {

@@ -209,7 +209,9 @@ function plannedQuery(
     kept = new Map();
     keptPlans.set(c, kept);
   }
-  const key = JSON.stringify(query);
+  // Each name and value after its length: no two queries share a key.
+  let key = "";
+  for (const [k, v] of query) key += `${k.length}:${k}${v.length}:${v}`;
   const hit = kept.get(key);
   if (hit && hit.sample.length === sample.length && hit.sample.every((e, i) => e === sample[i]))
     return hit.planned;
