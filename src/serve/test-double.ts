@@ -121,6 +121,24 @@ function isoNow(): string {
   return lastIso;
 }
 
+/**
+ * Waits at least `ms` by the monotonic clock. A timer alone may fire a little early by it: node counts a timer from
+ * the event loop's time, read (in whole ms) when the loop turned, which is behind the clock by the work done since;
+ * on a busy loop a 150 ms delay ended after 149.8 ms. What is left is waited again.
+ */
+function atLeast(ms: number): Promise<void> {
+  const until = performance.now() + ms;
+  return new Promise((done) => {
+    const wait = (left: number) =>
+      setTimeout(() => {
+        const rest = until - performance.now();
+        if (rest > 0) wait(rest);
+        else done();
+      }, left);
+    wait(ms);
+  });
+}
+
 /** A uniform draw in [0, 1) from the episode's PRNG. */
 function uniform(s: [number, number, number, number]): number {
   return nextWord(s) / 2 ** 32;
@@ -154,7 +172,7 @@ export class TestDouble {
   ) {
     this.plan = opts.plan ?? NO_FAULTS;
     this.capacity = opts.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)));
+    this.sleep = opts.sleep ?? atLeast;
     this.now = opts.now ?? (() => performance.now());
   }
 
