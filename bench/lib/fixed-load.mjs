@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// A fixed amount of work for an outside timer (farm-bench) to check a ratio bench/episodes.mjs reports: starts
-// one server of bench/episodes.mjs (`twin` or `bare`, over N items) in its own process, sends it COUNT requests
+// A fixed amount of work for a whole-process timer run from outside (such as /usr/bin/time -v) to check a ratio
+// bench/episodes.mjs reports: starts one server of bench/episodes.mjs (`twin` or `bare`, over N items) in its own process, sends it COUNT requests
 // of one kind (10 connections), stops it and exits. Run with COUNT and with 0: the difference of the two timings
 // is the requests alone (start-up, the seed and learning cancel out). Kinds: `item` (GET an item by id), `list`
-// (a list of 20), `writes` (POST -> PATCH -> DELETE).
-//   farm-bench -n 5 --vs 'node bench/lib/fixed-load.mjs bare item 20000' -- node bench/lib/fixed-load.mjs twin item 20000
+// (a list of 20), `writes` (POST -> PATCH -> DELETE). E.g. time `node bench/lib/fixed-load.mjs twin item 20000` and
+// `... bare item 20000`, each also with 0, in turn.
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
