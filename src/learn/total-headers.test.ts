@@ -208,3 +208,58 @@ describe("headers sent only on paged reads (a mock server's X-Total-Count and Li
     expect(model.collections[0]!.total_headers ?? []).toEqual([]);
   });
 });
+
+describe("a page's position inside the envelope", () => {
+  it("keeps its number and whether it is the first or the last page, in step with the state", () => {
+    const info = (page: number, first: boolean, last: boolean) => ({
+      totalRows: 3,
+      page,
+      isFirstPage: first,
+      isLastPage: last,
+    });
+    const { model, seed } = learnSpecs([
+      { path: "/posts", status: 200, res: { list: P, pageInfo: info(1, true, true) } },
+      { path: "/posts?limit=2", status: 200, res: { list: P.slice(0, 2), pageInfo: info(1, true, false) } },
+      {
+        path: "/posts?limit=1&offset=2",
+        status: 200,
+        res: { list: P.slice(2), pageInfo: info(3, false, true) },
+      },
+    ]);
+    expect(model.collections[0]!.envelope_fields).toEqual([
+      { pointer: "/pageInfo/totalRows", of: "total" },
+      { pointer: "/pageInfo/page", of: "page" },
+      { pointer: "/pageInfo/isFirstPage", of: "is_first" },
+      { pointer: "/pageInfo/isLastPage", of: "is_last" },
+    ]);
+    const r = handleRequest(
+      model,
+      createEpisode(model, seed, { episodeId: "p" }),
+      get("/posts", [
+        ["limit", "1"],
+        ["offset", "1"],
+      ]),
+    );
+    expect(r.body).toEqual({
+      kind: "json",
+      value: { list: [P[1]], pageInfo: { totalRows: 3, page: 2, isFirstPage: false, isLastPage: false } },
+    });
+  });
+
+  it("leaves out a boolean no position explains (it says something else: archived)", () => {
+    const { model } = learnSpecs([
+      { path: "/posts", status: 200, res: { list: P, pageInfo: { totalRows: 3, stale: false } } },
+      {
+        path: "/posts?limit=2",
+        status: 200,
+        res: { list: P.slice(0, 2), pageInfo: { totalRows: 3, stale: false } },
+      },
+      {
+        path: "/posts?limit=2&offset=2",
+        status: 200,
+        res: { list: P.slice(2), pageInfo: { totalRows: 3, stale: true } },
+      },
+    ]);
+    expect(model.collections[0]!.envelope_fields?.map((f) => f.pointer)).toEqual(["/pageInfo/totalRows"]);
+  });
+});

@@ -22,6 +22,9 @@ type Query = NonNullable<Collection["query"]>;
 interface Measured {
   total: number;
   limit: number | null;
+  /** Where the page starts among the matches, and whether more follow it. */
+  offset: number;
+  more: boolean;
   headers: Map<string, { name: string; n: number }>;
   body: unknown;
   query: [string, string][];
@@ -41,6 +44,8 @@ function measured(
   for (const o of reads) {
     let total: number;
     let limit: number | null = null;
+    let offset = 0;
+    let more = false;
     if (o.query.length === 0) {
       const got = listEntities(o.response.kind === "json" ? o.response.value : undefined, itemsKey);
       if (!got) return null;
@@ -54,6 +59,8 @@ function measured(
       if ("ambiguous" in ran) return null;
       total = ran.total;
       limit = planned.plan.limit;
+      offset = planned.plan.offset;
+      more = ran.more;
     }
     const headers = new Map<string, { name: string; n: number }>();
     for (const h of o.record.response?.headers ?? [])
@@ -62,6 +69,8 @@ function measured(
     out.push({
       total,
       limit,
+      offset,
+      more,
       headers,
       body: o.response.kind === "json" ? o.response.value : undefined,
       query: o.query,
@@ -161,6 +170,13 @@ function echoOf(values: unknown[], rows: Measured[]): { param: string; value: un
   return null;
 }
 
+/** A read's page number (1 + the pages of its size before it; 1 without a size), or whether it is the first or last. */
+function positionOf(r: Measured, of: "page" | "is_first" | "is_last" | "has_next"): number | boolean {
+  if (of === "page") return r.limit ? Math.floor(r.offset / r.limit) + 1 : 1;
+  if (of === "is_first") return r.offset === 0;
+  return of === "is_last" ? !r.more : r.more;
+}
+
 /** How deep under an envelope key its totals are looked for (`meta.pagination.total`: 3). */
 const MAX_DEPTH = 3;
 
@@ -222,6 +238,13 @@ export function learnEnvelopeFields(
       else {
         const echo = echoOf(values, rows);
         if (echo) fields.push({ pointer, of: "echo", ...echo });
+        else if (varies) {
+          // A page's position, when no parameter repeats it: its number, whether it is the first or the last.
+          const position = (["page", "is_first", "is_last", "has_next"] as const).find((of) =>
+            values.every((v, k) => v === positionOf(rows[k]!, of)),
+          );
+          if (position) fields.push({ pointer, of: position });
+        }
       }
     }
     if (fields.some((f) => f.of !== "constant")) out.push(...fields);

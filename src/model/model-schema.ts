@@ -350,9 +350,22 @@ export const CollectionSchema = z.strictObject({
         /**
          * `echo`: the value of query parameter `param` when sent (a number when `value`, the default, is one).
          * `next_cursor`: the cursor of the page's last entity when more follow, else null; `end_cursor`: that
-         * cursor whenever the page holds entities; `has_next`: whether more follow (src/learn/query-cursor.ts).
+         * cursor whenever the page holds entities; `has_next`: whether more follow (src/learn/query-cursor.ts);
+         * `page`: the page number (1 + the pages of the read's size before it), `is_first`/`is_last`: whether the
+         * page is the first (starts at 0) or the last (nothing follows).
          */
-        of: z.enum(["total", "pages", "constant", "echo", "next_cursor", "end_cursor", "has_next"]),
+        of: z.enum([
+          "total",
+          "pages",
+          "constant",
+          "echo",
+          "next_cursor",
+          "end_cursor",
+          "has_next",
+          "page",
+          "is_first",
+          "is_last",
+        ]),
         value: z.unknown().optional(),
         param: z.string().optional(),
         codec: z

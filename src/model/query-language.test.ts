@@ -66,3 +66,15 @@ describe("parseSort", () => {
     expect(parseSort("title sideways", { separator: ",", style: "space" })).toBeNull();
   });
 });
+
+describe("tuple expressions", () => {
+  it("reads (field,op,value)~and(…) as one leaf per term under the parameter, and leaves ~or whole", () => {
+    expect(queryLeaves([["where", "(Status,eq,draft)~and(Views,gt,10)"]])).toEqual([
+      { path: ["where", "Status", "eq"], value: "draft", pair: 0 },
+      { path: ["where", "Views", "gt"], value: "10", pair: 0 },
+    ]);
+    expect(queryLeaves([["where", "(Status,eq,draft)~or(Views,gt,10)"]])).toEqual([
+      { path: ["where"], value: "(Status,eq,draft)~or(Views,gt,10)", pair: 0 },
+    ]);
+  });
+});

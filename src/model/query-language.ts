@@ -67,11 +67,34 @@ function expand(path: string[], value: Json, pair: number, out: QueryLeaf[], dep
   for (const [k, v] of Object.entries(value)) expand([...path, k], v, pair, out, depth + 1);
 }
 
-/** The leaves of a query, in order; repeated names (`a[]=1&a[]=2`) join into one leaf with several values. */
+/**
+ * The terms of a tuple expression (`(Status,eq,draft)~and(Views,gt,10)`): each `(field,op,value)` joined by
+ * `~and`, as [field, op, value]; null for any other value (an `~or` is not a conjunction of leaves).
+ */
+function tupleTerms(value: string): [string, string, string][] | null {
+  if (!value.startsWith("(")) return null;
+  const terms: [string, string, string][] = [];
+  for (const part of value.split("~and")) {
+    const m = /^\(([^,()]+),([^,()]+),([^()]*)\)$/.exec(part);
+    if (!m) return null;
+    terms.push([m[1]!, m[2]!, m[3]!]);
+  }
+  return terms;
+}
+
+/**
+ * The leaves of a query, in order; repeated names (`a[]=1&a[]=2`) join into one leaf with several values. A tuple
+ * expression's terms are leaves of their own under the parameter (`where=(Status,eq,draft)` is `where/Status/eq`).
+ */
 export function queryLeaves(query: [string, string][]): QueryLeaf[] {
   const out: QueryLeaf[] = [];
   query.forEach(([name, value], pair) => {
     const path = bracketPath(name);
+    const terms = tupleTerms(value);
+    if (terms) {
+      for (const [field, op, v] of terms) out.push({ path: [...path, field, op], value: v, pair });
+      return;
+    }
     const json = parseJsonValue(value);
     if (json !== undefined && !isScalar(json)) {
       expand(path, json, pair, out, 0);

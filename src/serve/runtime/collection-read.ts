@@ -174,12 +174,12 @@ export function queryRead(
     const page = runQueryPlan({ ...plan, offset: 0, limit: null }, list.slice(plan.offset, end));
     const more = end !== undefined && end < list.size;
     if (!("ambiguous" in page))
-      return listAnswer(c, page.rows, list.size, rule, query, plan.limit, path, more);
+      return listAnswer(c, page.rows, list.size, rule, query, plan.limit, path, more, plan.offset);
   }
   rows ??= [...list.values()];
   const ran = runQueryPlan(plan, rows, c.id_field);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
-  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit, path, ran.more);
+  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit, path, ran.more, plan.offset);
 }
 
 /** A query's plan, kept with the sample entities it was made from. */
@@ -304,6 +304,8 @@ function listAnswer(
   path = "",
   /** More entities follow the page (for cursors and has-next leaves). */
   more = false,
+  /** Where the page starts among the matches (for page-position leaves). */
+  offset = 0,
 ): TwinResponse {
   // The list's own view of an entity (fields it leaves out, fields it shows as null), without what only writes show.
   const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
@@ -319,22 +321,30 @@ function listAnswer(
     if (c.envelope.total_key !== null) env[c.envelope.total_key] = total;
     for (const [k, echo] of Object.entries(c.envelope.echoes ?? {}))
       env[k] = echoed(queryValue(query, echo.param), echo.default);
-    for (const f of c.envelope_fields ?? [])
-      setPointer(
-        env,
-        f.pointer,
-        f.of === "next_cursor" || f.of === "end_cursor"
-          ? cursorOf(c, rows, f.of === "end_cursor" || more, f.codec)
-          : f.of === "has_next"
-            ? more
-            : f.of === "constant"
-              ? structuredClone(f.value)
-              : f.of === "echo"
-                ? echoed(queryValue(query, f.param ?? ""), f.value)
-                : f.of === "total"
-                  ? total
-                  : pageCount(total, limit),
-      );
+    const envelopeLeaf = (f: NonNullable<Collection["envelope_fields"]>[number]): unknown => {
+      switch (f.of) {
+        case "next_cursor":
+        case "end_cursor":
+          return cursorOf(c, rows, f.of === "end_cursor" || more, f.codec);
+        case "has_next":
+          return more;
+        case "is_last":
+          return !more;
+        case "page":
+          return limit ? Math.floor(offset / limit) + 1 : 1;
+        case "is_first":
+          return offset === 0;
+        case "constant":
+          return structuredClone(f.value);
+        case "echo":
+          return echoed(queryValue(query, f.param ?? ""), f.value);
+        case "total":
+          return total;
+        case "pages":
+          return pageCount(total, limit);
+      }
+    };
+    for (const f of c.envelope_fields ?? []) setPointer(env, f.pointer, envelopeLeaf(f));
     value = env;
   }
   // Totals the app's list answers carry in headers, in step with the state.
