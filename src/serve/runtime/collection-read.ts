@@ -165,9 +165,11 @@ export function queryRead(
   const planned = plannedQuery(c, query, rows ? rows.slice(0, 50) : list.slice(0, 50));
   if ("unlearned" in planned)
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
-  const plan = planned.plan;
-  // A read that sets no page size gets the app's default one, when it has one.
-  if (plan.limit === null && c.default_limit !== undefined) plan.limit = c.default_limit;
+  // A read that sets no page size gets the app's default one, when it has one (a copy: plans are kept and shared).
+  const plan =
+    planned.plan.limit === null && c.default_limit !== undefined
+      ? { ...planned.plan, limit: c.default_limit }
+      : planned.plan;
   if (rows === null && pageOnly(plan) && plan.after === null) {
     // The collection in its own order, paged: the page is read in place, never the whole collection copied.
     const end = plan.limit === null ? undefined : plan.offset + plan.limit;
@@ -179,7 +181,7 @@ export function queryRead(
   rows ??= [...list.values()];
   const ran = runQueryPlan(plan, rows, c.id_field);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
-  return listAnswer(c, ran.rows, ran.total, rule, query, planned.plan.limit, path, ran.more, plan.offset);
+  return listAnswer(c, ran.rows, ran.total, rule, query, plan.limit, path, ran.more, plan.offset);
 }
 
 /** A query's plan, kept with the sample entities it was made from. */
