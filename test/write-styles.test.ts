@@ -1,0 +1,197 @@
+/**
+ * The write-conventions matrix (issue 10 items 1-7): one tiny app per convention real apps
+ * use, served on a real loopback socket; a training and a held-out exchange list recorded
+ * from it over real HTTP; the twin learned from training and scored on the held-out. Per
+ * convention, exactly which write endpoints are served (and how) or withheld (and why),
+ * and which held-out requests the twin answers like the app.
+ */
+import { appendFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { learnModel } from "../src/bundle/learn-model.js";
+import { runFidelity } from "../src/fidelity/run-fidelity.js";
+import { type RunningApp, serveApp } from "./support/write-styles/app-server.js";
+import { recordExchanges } from "./support/write-styles/recorder.js";
+import { WRITE_STYLES, type WriteStyle } from "./support/write-styles/styles.js";
+
+/** What one convention shows: each write endpoint's serving, and the held-out misses. */
+interface StyleOutcome {
+  writes: Record<string, string>;
+  /** matched/requests on the held-out. */
+  fidelity: string;
+  /** The held-out requests the twin answered otherwise than the app. */
+  misses: string[];
+}
+
+const running: RunningApp[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((a) => a.close()));
+});
+
+async function outcome(style: WriteStyle): Promise<StyleOutcome> {
+  const app = await serveApp(style.app());
+  running.push(app);
+  const train = await recordExchanges(app.url, `${style.name} (train)`, style.train);
+  const heldout = await recordExchanges(app.url, `${style.name} (held-out)`, style.heldout);
+  const { model, seed } = learnModel(train);
+  const writes: Record<string, string> = {};
+  for (const e of model.endpoints) {
+    if (e.method === "GET" || e.method === "HEAD") continue;
+    writes[e.tool_name] =
+      e.serving === "withheld" ? `withheld ${e.withheld?.reason}: ${e.withheld?.hint}` : e.serving;
+  }
+  const report = runFidelity({ model, seed, heldout });
+  return {
+    writes,
+    fidelity: `${report.matched}/${report.requests}`,
+    misses: report.results.filter((r) => !r.matched).map((r) => `#${r.index} ${r.request}`),
+    ...(process.env.WRITE_STYLES_DUMP ? { differences: report.differences } : {}),
+  } as StyleOutcome;
+}
+
+/** Per convention (by name): the exact outcome on this branch. */
+const EXPECTED: Record<string, StyleOutcome> = {
+  "item path differs from list path": {
+    writes: {
+      delete_flow_by_id: "state",
+      post_flow:
+        "withheld no_collection: POST /flow changed what GET /flows answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+      put_flow_by_id: "state",
+    },
+    fidelity: "3/5",
+    misses: ["#0 POST /flow", "#4 GET /flows"],
+  },
+  "create answers {id} only": {
+    writes: {
+      post_notes: "state",
+    },
+    fidelity: "3/3",
+    misses: [],
+  },
+  "create answers 201, no body, Location": {
+    writes: {
+      post_tasks:
+        "withheld not_read_back: Record a GET /api/tasks after POST /api/tasks to confirm its effect",
+    },
+    fidelity: "0/3",
+    misses: ["#0 POST /api/tasks", "#1 GET /api/tasks/5", "#2 GET /api/tasks"],
+  },
+  "create answers {data, meta}": {
+    writes: {
+      post_posts: "state",
+    },
+    fidelity: "2/3",
+    misses: ["#1 GET /api/posts/5"],
+  },
+  "create with a client-chosen id": {
+    writes: {
+      delete_tags_by_id: "state",
+      post_tags: "state",
+    },
+    fidelity: "4/4",
+    misses: [],
+  },
+  "whole-document PUT": {
+    writes: {
+      put_config:
+        "withheld no_collection: PUT /config changed what GET /config answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+    },
+    fidelity: "0/2",
+    misses: ["#0 PUT /config", "#1 GET /config"],
+  },
+  "array PUT replaces the collection": {
+    writes: {
+      put_folders:
+        "withheld no_collection: PUT /api/folders changed what GET /api/folders answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+    },
+    fidelity: "0/2",
+    misses: ["#0 PUT /api/folders", "#1 GET /api/folders"],
+  },
+  "rev in the body, 409 when stale": {
+    writes: {
+      put_docs_by_id: "state",
+    },
+    fidelity: "2/4",
+    misses: ["#2 PUT /api/docs/3", "#3 GET /api/docs/3"],
+  },
+  "If-Match/ETag, 412 when stale": {
+    writes: {
+      put_pages_by_id: "state",
+    },
+    fidelity: "3/4",
+    misses: ["#3 PUT /api/pages/3"],
+  },
+  "batch PATCH {keys, data}": {
+    writes: {
+      patch_items:
+        "withheld no_collection: PATCH /api/items changed what GET /api/items answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+    },
+    fidelity: "0/3",
+    misses: ["#0 PATCH /api/items", "#1 GET /api/items", "#2 GET /api/items/4"],
+  },
+  "batch PATCH whose read-back disagrees": {
+    writes: {
+      patch_items:
+        "withheld no_collection: PATCH /api/items changed what GET /api/items answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+    },
+    fidelity: "0/3",
+    misses: ["#0 PATCH /api/items", "#1 GET /api/items", "#2 GET /api/items/4"],
+  },
+  "action POST /{id}/publish": {
+    writes: {
+      post_articles_publish_by_article_id: "state",
+    },
+    fidelity: "3/3",
+    misses: [],
+  },
+  "singletons /settings and /me": {
+    writes: {
+      patch_me:
+        "withheld no_collection: PATCH /api/me changed what GET /api/me answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+      patch_settings:
+        "withheld no_collection: PATCH /api/settings changed what GET /api/settings answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+    },
+    fidelity: "0/4",
+    misses: ["#0 PATCH /api/settings", "#1 GET /api/settings", "#2 PATCH /api/me", "#3 GET /api/me"],
+  },
+  "constant UUID of the user, zone-less clock": {
+    writes: {
+      post_comments: "state",
+    },
+    fidelity: "0/2",
+    misses: ["#0 POST /api/comments", "#1 GET /api/comments"],
+  },
+  "write with no visible effect": {
+    writes: {
+      post_track: "acknowledged",
+    },
+    fidelity: "2/2",
+    misses: [],
+  },
+  "validations: type, range, uniqueness, null vs missing": {
+    writes: {
+      post_products: "state",
+    },
+    fidelity: "0/6",
+    misses: [
+      "#0 POST /api/products",
+      "#1 POST /api/products",
+      "#2 POST /api/products",
+      "#3 POST /api/products",
+      "#4 POST /api/products",
+      "#5 GET /api/products",
+    ],
+  },
+};
+
+describe("write conventions (issue 10)", () => {
+  for (const style of WRITE_STYLES) {
+    it(`item ${style.item}: ${style.name}`, async () => {
+      const got = await outcome(style);
+      // WRITE_STYLES_DUMP=<file>: append each outcome, with the fidelity differences, as a JSON line.
+      if (process.env.WRITE_STYLES_DUMP)
+        appendFileSync(process.env.WRITE_STYLES_DUMP, `${JSON.stringify({ [style.name]: got })}\n`);
+      delete (got as { differences?: unknown }).differences;
+      expect(got).toEqual(EXPECTED[style.name]);
+    });
+  }
+});
