@@ -53,12 +53,11 @@ const EXPECTED: Record<string, StyleOutcome> = {
   "item path differs from list path": {
     writes: {
       delete_flow_by_id: "state",
-      post_flow:
-        "withheld no_collection: POST /flow changed what GET /flows answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+      post_flow: "state",
       put_flow_by_id: "state",
     },
-    fidelity: "3/5",
-    misses: ["#0 POST /flow", "#4 GET /flows"],
+    fidelity: "5/5",
+    misses: [],
   },
   "create answers {id} only": {
     writes: {
@@ -69,11 +68,10 @@ const EXPECTED: Record<string, StyleOutcome> = {
   },
   "create answers 201, no body, Location": {
     writes: {
-      post_tasks:
-        "withheld not_read_back: Record a GET /api/tasks after POST /api/tasks to confirm its effect",
+      post_tasks: "state",
     },
-    fidelity: "0/3",
-    misses: ["#0 POST /api/tasks", "#1 GET /api/tasks/5", "#2 GET /api/tasks"],
+    fidelity: "3/3",
+    misses: [],
   },
   "create answers {data, meta}": {
     writes: {
@@ -157,8 +155,8 @@ const EXPECTED: Record<string, StyleOutcome> = {
     writes: {
       post_comments: "state",
     },
-    fidelity: "0/2",
-    misses: ["#0 POST /api/comments", "#1 GET /api/comments"],
+    fidelity: "2/2",
+    misses: [],
   },
   "write with no visible effect": {
     writes: {

@@ -514,6 +514,20 @@ function shareFormats(path: Path, contexts: FieldContext[], per: ({ cands: Cands
   });
 }
 
+/**
+ * A random-looking value (a UUID, a token) that every observation, two or more, gave alike is no fresh draw (two
+ * draws are never equal) but a constant: the signed-in user's id in every `user_created`. Never a created id (every
+ * later create would collide), never a redaction marker; a value that differs once stays a draw.
+ */
+function repeatedToken(path: Path, contexts: FieldContext[], values: unknown[], valid: FieldRule[]): void {
+  if (values.length < 2 || !looksRandom(values[0]) || isRedactionMarker(values[0])) return;
+  if (new Set(values.map(json)).size !== 1) return;
+  const ctx = contexts[0]!;
+  if (path.length === 1 && ctx.create && path[0] === ctx.idField) return;
+  for (let i = valid.length - 1; i >= 0; i--) if (valid[i]!.kind === "uuid") valid.splice(i, 1);
+  if (!valid.some((r) => r.kind === "constant")) valid.push({ kind: "constant", value: values[0] });
+}
+
 function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldVerdict {
   const present = contexts.map((ctx) => has(ctx.entity, path));
   const per = contexts.map((ctx, i) => (present[i] ? candidates(path, ctx, windowMs) : null));
@@ -565,6 +579,7 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
       if ((valid[i]!.kind === "constant" && !signedIn) || unproven(valid[i]!)) valid.splice(i, 1);
   }
   const values = contexts.flatMap((c, i) => (present[i] ? [at(c.entity, path)] : []));
+  repeatedToken(path, contexts, values, valid);
   const nested = path.length < MAX_DEPTH && present.every(Boolean) && structured(values);
   if (valid.length > 0) {
     const self = pointerOfPath(path);

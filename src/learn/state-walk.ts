@@ -195,7 +195,7 @@ class Walk {
   private readonly byItem: Map<string, CollectionState>;
   /** Writes waiting for a read of their entity, by collection and id. */
   private readonly pending = new Map<string, WriteObservation[]>();
-  /** Redirected creates whose answer named no entity, by collection and scope: the next full list tells. */
+  /** Creates whose answer named no entity (a redirect, an empty 201), by collection and scope: the next full list tells. */
   private readonly anonymous = new Map<string, WriteObservation[]>();
   readonly writes: WriteObservation[] = [];
   readonly queries = new Map<Observation, QueryRead>();
@@ -383,10 +383,11 @@ class Walk {
     const st = this.states.get(target.collection.name)!;
     const shown = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
     const answered = shown && withScope(st, o, shown);
-    // A create answered with a redirect (post-redirect-get) names its entity in the Location, if anywhere.
+    // A create answered with a redirect (post-redirect-get), or with no entity (`201` and a Location), names its
+    // entity in the Location, if anywhere.
     const rawId = target.idParam
       ? o.pathParams[target.idParam]
-      : (answered?.[st.col.idField] ?? (isRedirect(o.status) ? redirectedId(o) : null));
+      : (answered?.[st.col.idField] ?? (isRedirect(o.status) || answered === null ? redirectedId(o) : null));
     const id = typeof rawId === "string" || typeof rawId === "number" ? String(rawId) : null;
     const w: WriteObservation = {
       obs: o,
@@ -421,7 +422,7 @@ class Walk {
     // A rename: its read-back is a read of the entity under the id it moved to.
     const moved = target.kind === "merge" || target.kind === "replace" ? movedTo(st, o, answered, id) : null;
     if (id !== null) this.wait(st, moved ?? id, w);
-    else if (target.kind === "create" && isRedirect(o.status)) {
+    else if (target.kind === "create" && (isRedirect(o.status) || answered === null)) {
       const key = `${st.col.name}\u0000${createScope(st, o, null)}`;
       this.anonymous.set(key, [...(this.anonymous.get(key) ?? []), w]);
     }

@@ -224,4 +224,30 @@ describe("write rules", () => {
       expect(fields.note).toEqual({ kind: "constant", value: "" });
     });
   });
+
+  describe("a random-looking value every create gave alike", () => {
+    const user = "5f0c6a2e-1b3d-4c5e-8f70-9a1b2c3d4e5f";
+    const ids = ["0b6e4f1a-7c2d-4e3f-9a8b-1c2d3e4f5a6b", "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f"];
+    const [seedId, other] = ["1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a", "2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d"];
+    const comments = (owners: string[]): RecordSpec[] => [
+      { path: "/api/comments", status: 200, res: [{ id: seedId, text: "hi", user_created: other }] },
+      ...owners.flatMap((owner, i): RecordSpec[] => {
+        const made = { id: ids[i], text: `t${i}`, user_created: owner };
+        return [
+          { method: "POST", path: "/api/comments", status: 200, req: { text: `t${i}` }, res: made },
+          { path: `/api/comments/${ids[i]}`, status: 200, res: made },
+        ];
+      }),
+    ];
+
+    it("is a constant (the signed-in user's id in every user_created), never a fresh UUID", () => {
+      const fields = fieldsOf(comments([user, user]), "post_comments");
+      expect([fields.id, fields.user_created]).toEqual([{ kind: "uuid" }, { kind: "constant", value: user }]);
+    });
+
+    it("stays a fresh UUID when it differs once, and is no constant when seen once", () => {
+      expect(fieldsOf(comments([user, ids[1]!]), "post_comments").user_created).toEqual({ kind: "uuid" });
+      expect(fieldsOf(comments([user]), "post_comments").user_created).toEqual({ kind: "uuid" });
+    });
+  });
 });

@@ -11,7 +11,7 @@ import { unionView } from "../util/entity-view.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
-import { isRedirect, locationTemplate } from "./redirect-location.js";
+import { isRedirect, locationTemplate, redirectTarget } from "./redirect-location.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
 import { simplifyFields } from "./simplify-rules.js";
 import type { WriteObservation } from "./state-walk.js";
@@ -282,12 +282,14 @@ function answerRule(
         ...(response.token ? { gap: { kind: "token", token: response.token, answerOnly: true } } : {}),
       }),
     };
+  // A redirect's Location is its meaning; another answer's is kept when it names the written entity (`201` with
+  // `Location: /api/tasks/3`), never one that names nothing the twin can fill in.
+  const idField = target.collection.idField;
   const locations = new Set(
-    confirmed.map((w, i) =>
-      isRedirect(w.obs.status)
-        ? locationTemplate(w.obs, contexts[i]!.entity, target.collection.idField)
-        : null,
-    ),
+    confirmed.map((w, i) => {
+      const t = redirectTarget(w.obs) === null ? null : locationTemplate(w.obs, contexts[i]!.entity, idField);
+      return isRedirect(w.obs.status) || t?.includes(`{${idField}}`) ? t : null;
+    }),
   );
   if (locations.size > 1)
     return { withheld: withheld("conflicting_observations", { ...base, field: "Location" }) };

@@ -1,7 +1,8 @@
 /**
  * Decides what each write endpoint acts on: a create on a collection's list
  * template, a replace/merge/delete on its item template, or an action on an
- * item (`POST /api/boards/{board_id}/archive`, learned as a merge). Writes
+ * item (`POST /api/boards/{board_id}/archive`, learned as a merge), or a create at the item path's parent
+ * where that is not the list path (`POST /flow` over `GET /flows`, `GET /flow/{id}`). Writes
  * that touch no collection are `no_collection`.
  */
 import type { FoundCollection } from "./collections.js";
@@ -35,7 +36,8 @@ export function findWriteTargets(
   const out = new Map<string, WriteTarget>();
   for (const g of groups) {
     if (!isWriteMethod(g.method)) continue;
-    const target = directTarget(g, collections) ?? actionTarget(g, collections);
+    const target =
+      directTarget(g, collections) ?? actionTarget(g, collections) ?? siblingCreateTarget(g, collections);
     if (target) out.set(g.key, target);
   }
   return out;
@@ -76,6 +78,22 @@ function actionTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTa
       const idParam = g.params[item.filter((l) => l === null).length - 1] ?? null;
       return { kind: "merge", endpointKind: "other", collection: col, idParam };
     }
+  }
+  return null;
+}
+
+/**
+ * A create at its item path's parent where that differs from the list path (`POST /flow` beside `GET /flow/{id}`,
+ * over `GET /flows`): a hypothesis the walk confirms like any create, by a later read showing the created entity.
+ * Only when no collection lists at that path (then the POST is that collection's create).
+ */
+function siblingCreateTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTarget | null {
+  if (g.method !== "POST") return null;
+  for (const col of collections) {
+    const item = col.item?.literals;
+    if (!item || item.at(-1) !== null || item.length - 1 !== g.literals.length) continue;
+    if (startsWith(item, g.literals))
+      return { kind: "create", endpointKind: "create", collection: col, idParam: null };
   }
   return null;
 }

@@ -1,0 +1,38 @@
+/** What a write endpoint acts on when its path is not the collection's list path. */
+import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnSpecs } from "../../test/support/learn-specs.js";
+
+const flows = (data: unknown[]): RecordSpec => ({ path: "/flows", status: 200, res: data });
+const a = { id: 1, label: "A" };
+const b = { id: 2, label: "B" };
+
+describe("write targets", () => {
+  it("serves a create at the item path's parent (POST /flow beside GET /flow/{id}) over the list GET /flows", () => {
+    const { model, coverage } = learnSpecs([
+      flows([a, b]),
+      { path: "/flow/1", status: 200, res: a },
+      { method: "POST", path: "/flow", status: 200, req: { label: "C" }, res: { id: 3, label: "C" } },
+      flows([a, b, { id: 3, label: "C" }]),
+    ]);
+    const rule = model.write_rules.find((r) => r.tool_name === "post_flow")!;
+    expect([rule.kind, rule.collection]).toEqual(["create", "flows"]);
+    expect(rule.fields.map((f) => [f.field, f.rule.kind])).toEqual([
+      ["id", "id_sequence"],
+      ["label", "from_request"],
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+  });
+
+  it("refuses it when no read after it shows the entity it created", () => {
+    const { coverage } = learnSpecs([
+      flows([a, b]),
+      { path: "/flow/1", status: 200, res: a },
+      { method: "POST", path: "/flow", status: 200, req: { label: "C" }, res: { id: 3, label: "C" } },
+      flows([a, b]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["post_flow", "not_read_back"],
+    ]);
+  });
+});
