@@ -300,7 +300,11 @@ export function learn(
     warnings,
   );
   const acknowledged = acknowledgeWrites(judged, ordered);
-  const validations = groups.filter((g) => isWriteMethod(g.method)).flatMap(learnValidations);
+  const validations = groups
+    .filter((g) => isWriteMethod(g.method))
+    .flatMap((g) =>
+      learnValidations(g, { refused: walk.refused, writes: walk.writes.filter((w) => w.obs.endpoint === g) }),
+    );
   const { collections, stateServed, seed, idSequences } = collectionStates(walk);
   const counted = learnCountReads(groups, collections, walk.countReads);
   for (const k of counted) {
@@ -343,7 +347,15 @@ export function learn(
     clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },
     id_sequences: sequences,
     validations: validations.sort((a, b) =>
-      a.tool_name !== b.tool_name ? (a.tool_name < b.tool_name ? -1 : 1) : a.field < b.field ? -1 : 1,
+      a.tool_name !== b.tool_name
+        ? a.tool_name < b.tool_name
+          ? -1
+          : 1
+        : a.field < b.field
+          ? -1
+          : a.field > b.field
+            ? 1
+            : 0,
     ),
     acknowledged: [...acknowledged.values()].sort(byName((a) => a.tool_name)),
     auth: learnAuth(groups),

@@ -43,6 +43,11 @@ export interface WriteObservation {
   /** For creates: the highest integer value of each field seen in the new entity's scope before it. */
   scopeMaxBefore: ReadonlyMap<string, number> | null;
   idSeenBefore: boolean;
+  /**
+   * For creates of an endpoint the recording also shows refusing (409, 422): the entities of its scope before it,
+   * so a refusal of a value one of them held (uniqueness) can be told from the successes. Absent otherwise.
+   */
+  scopeBefore?: Entity[];
   result: "confirmed" | "disagrees" | "unconfirmed";
   /** The first later read of the entity (null for deletes and unconfirmed writes). */
   readBack: Entity | null;
@@ -51,10 +56,18 @@ export interface WriteObservation {
   expect: Map<string, { value: unknown; loose: boolean }>;
 }
 
+/** A refused write of a collection (4xx) and the state it met: its entity (item writes), its scope (creates). */
+export interface RefusedWrite {
+  pre: Entity | null;
+  scope: Entity[] | null;
+}
+
 /** Everything the walk learned. */
 export interface WalkResult {
   states: Map<string, CollectionState>;
   writes: WriteObservation[];
+  /** The refused writes of endpoints that also succeeded, with the state each met (for validation-rules.ts). */
+  refused: Map<Observation, RefusedWrite>;
   /** Per list observation with a query: the outcome of checking it. */
   queries: Map<Observation, QueryRead>;
   /** Per read answered with one number (a count?): each whole-listed collection's entities at that moment. */
@@ -202,11 +215,19 @@ class Walk {
   readonly countReads = new Map<Observation, Map<string, Entity[]>>();
   readonly embeds = new Map<Observation, FoundEmbed[]>();
   readonly itemQueries = new Map<Observation, Entity | null>();
+  readonly refused = new Map<Observation, RefusedWrite>();
+  /** Endpoints with both a success and a refusal (4xx): only their writes keep the state they met. */
+  private readonly refusing = new Set<string>();
 
   constructor(
     collections: FoundCollection[],
     private readonly targets: Map<string, WriteTarget>,
+    ordered: Observation[],
   ) {
+    const [good, bad] = [new Set<string>(), new Set<string>()];
+    for (const o of ordered)
+      if (targets.has(o.endpoint.key)) (o.status >= 400 && o.status < 500 ? bad : good).add(o.endpoint.key);
+    for (const k of bad) if (good.has(k)) this.refusing.add(k);
     this.states = new Map(collections.map((c) => [c.name, new CollectionState(c)]));
     this.byList = new Map(collections.map((c) => [c.list.key, this.states.get(c.name)!]));
     this.byItem = new Map(
@@ -231,6 +252,18 @@ class Walk {
     else if (itemState && o.pathParams["id"] !== undefined)
       this.readItem(itemState, o, o.pathParams["id"], body);
     else if (ok(o) || isRedirect(o.status)) this.write(o, body);
+    else if (o.status >= 400 && o.status < 500 && this.refusing.has(o.endpoint.key)) this.refusal(o);
+  }
+
+  /** A refused write of an endpoint that also succeeded: the state it met, kept for its validation rules. */
+  private refusal(o: Observation): void {
+    const target = this.targets.get(o.endpoint.key)!;
+    const st = this.states.get(target.collection.name)!;
+    const id = target.idParam ? (o.pathParams[target.idParam] ?? null) : null;
+    this.refused.set(o, {
+      pre: id === null ? null : before(st, id),
+      scope: target.kind === "create" ? st.list(createScope(st, o, null)) : null,
+    });
   }
 
   /** What the walk knows of each collection now, for finding the entities an answer embeds. */
@@ -402,6 +435,9 @@ class Walk {
       scopeMaxBefore:
         target.kind === "create" ? new Map(st.scopeMax.get(createScope(st, o, answered)) ?? []) : null,
       idSeenBefore: id !== null && st.everSeen.has(id),
+      ...(target.kind === "create" && this.refusing.has(o.endpoint.key)
+        ? { scopeBefore: st.list(createScope(st, o, answered)) }
+        : {}),
       result: "unconfirmed",
       readBack: null,
       mismatch: null,
@@ -435,11 +471,12 @@ export function walkState(
   collections: FoundCollection[],
   targets: Map<string, WriteTarget>,
 ): WalkResult {
-  const walk = new Walk(collections, targets);
+  const walk = new Walk(collections, targets, ordered);
   for (const o of ordered) walk.observe(o);
   return {
     states: walk.states,
     writes: walk.writes,
+    refused: walk.refused,
     queries: walk.queries,
     countReads: walk.countReads,
     embeds: walk.embeds,

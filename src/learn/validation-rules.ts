@@ -1,18 +1,30 @@
 /**
  * Learns the validation failures a recording confirms: a write answered 400
- * or 422 whose request lacked a field (or left it blank) that every
- * successful request of the endpoint sent non-empty. The twin answers such a
- * request with the recorded status and body, before applying the write.
+ * or 422 whose request differed from every successful request of the
+ * endpoint in one respect — a field they all sent non-empty lacking or blank,
+ * a value of another JSON type, null where they sent values or left it out,
+ * a number beyond every one they sent. The twin answers such a request with
+ * the recorded status and body, before applying the write.
  */
 import type { Endpoint, ValidationRule } from "../model/model-schema.js";
 import { pathOfPointer, pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
+import type { RefusedWrite, WriteObservation } from "./state-walk.js";
 import { isObject } from "./value-kinds.js";
 
 /** Statuses that answer an invalid body; 401/403/404/409/413 and the like mean something else (decision). */
 const VALIDATION_STATUSES = new Set([400, 422]);
+/** A conflict with the state (a stale revision, a value taken) may also be answered 409 or 412. */
+const CONFLICT_STATUSES = new Set([400, 409, 412, 422]);
+
+/** What the walk showed of an endpoint's writes: the state each refusal and each success met (state-walk.ts). */
+export interface ValidationState {
+  refused: ReadonlyMap<Observation, RefusedWrite>;
+  /** The endpoint's successful writes, with what they met. */
+  writes: readonly WriteObservation[];
+}
 
 type Body = Record<string, unknown>;
 
@@ -37,13 +49,115 @@ function names(value: unknown, name: string, depth = 0): boolean {
   return false;
 }
 
+type JsonType = NonNullable<ValidationRule["types"]>[number];
+
+/** The JSON type of a sent value (integers are numbers), or null for null and undefined. */
+function jsonType(v: unknown): JsonType | null {
+  if (v === null || v === undefined) return null;
+  if (Array.isArray(v)) return "array";
+  const t = typeof v;
+  return t === "string" || t === "number" || t === "boolean" || t === "object" ? t : null;
+}
+
+/** One way a failed request differed from every success, in one field. */
+interface Anomaly {
+  pointer: string;
+  kind: "missing" | "type" | "null" | "range" | "stale" | "unique";
+  /** For `type`: the types successes sent. */
+  types?: JsonType[];
+  /** For `range`: the failed value, and the side of the accepted values it lay on. */
+  value?: number;
+  side?: "below" | "above";
+}
+
+/** What every success sent in each field: the values (undefined where one left it out), by pointer. */
+function successFields(bodies: Body[]): Map<string, unknown[]> {
+  const pointers = new Set<string>();
+  for (const b of bodies) for (const p of leaves(b).keys()) pointers.add(p);
+  return new Map([...pointers].map((p) => [p, bodies.map((b) => readPointer(b, p))]));
+}
+
 /**
- * The validation rules of one write endpoint. A failure lacking
- * several required fields is attributed only to the one its answer names, and never to one when its answer
- * names another field it sent; a PATCH's only to a field it sent null or blank; a field whose failures
- * answered differently gets no rule.
+ * Every respect in which a failed body differs from every success: a field every success sent that it lacks or
+ * leaves blank (on a PATCH only one it sent null or blank), a value of a type no success sent, null where successes
+ * sent values or left the field out, a number beyond every success's.
  */
-export function learnValidations(group: EndpointGroup): ValidationRule[] {
+function anomalies(body: Body, fields: Map<string, unknown[]>, partial: boolean): Anomaly[] {
+  const out: Anomaly[] = [];
+  const failed = leaves(body);
+  for (const [pointer, values] of fields) {
+    const v = readPointer(body, pointer);
+    const sent = values.filter((x) => x !== undefined);
+    if (values.every((x) => !isBlank(x))) {
+      if (isBlank(v) && (!partial || v !== undefined)) {
+        out.push({ pointer, kind: "missing" });
+        continue;
+      }
+    } else if (v === null && sent.length > 0 && sent.every((x) => x !== null)) {
+      out.push({ pointer, kind: "null" });
+      continue;
+    }
+    const types = [...new Set(sent.map(jsonType))];
+    const t = jsonType(v);
+    if (t === null || types.includes(null) || types.length === 0) continue;
+    if (!types.includes(t)) {
+      out.push({ pointer, kind: "type", types: (types as JsonType[]).sort() });
+      continue;
+    }
+    if (t === "number" && types.length === 1) {
+      const nums = sent as number[];
+      if ((v as number) < Math.min(...nums))
+        out.push({ pointer, kind: "range", value: v as number, side: "below" });
+      else if ((v as number) > Math.max(...nums))
+        out.push({ pointer, kind: "range", value: v as number, side: "above" });
+    }
+  }
+  // A field no success sent at all is another respect the failure differs in (which the app may refuse).
+  for (const p of failed.keys()) if (!fields.has(p)) out.push({ pointer: p, kind: "type", types: [] });
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const scalar = (v: unknown) => (typeof v === "string" && v.trim() !== "") || typeof v === "number";
+
+/** The request body of a successful write as an object, or null. */
+const sentBody = (w: WriteObservation) => bodyOf(w.obs);
+
+/**
+ * The respects in which a refused body differs from every success in the state it met (top-level fields): a value
+ * other than the one its entity held where every success sent the held one (a stale revision), or a value an entity
+ * of its scope held where no success sent a held one (uniqueness). Each needs a success that shows the contrast.
+ */
+function stateAnomalies(o: Observation, body: Body, state: ValidationState | undefined): Anomaly[] {
+  const met = state?.refused.get(o);
+  if (!met) return [];
+  const out: Anomaly[] = [];
+  for (const [k, v] of Object.entries(body)) {
+    if (v === undefined) continue;
+    const pointer = pointerOf(k);
+    if (met.pre && Object.hasOwn(met.pre, k) && scalar(v) && !same(v, met.pre[k])) {
+      const shown = state!.writes.filter(
+        (w) => w.pre && Object.hasOwn(w.pre, k) && sentBody(w)?.[k] !== undefined,
+      );
+      if (shown.length > 0 && shown.every((w) => same(sentBody(w)![k], w.pre![k])))
+        out.push({ pointer, kind: "stale" });
+    }
+    if (met.scope && scalar(v) && met.scope.some((e) => same(e[k], v))) {
+      const shown = state!.writes.filter((w) => w.scopeBefore && scalar(sentBody(w)?.[k]));
+      if (shown.length > 0 && shown.every((w) => !w.scopeBefore!.some((e) => same(e[k], sentBody(w)![k]))))
+        out.push({ pointer, kind: "unique" });
+    }
+  }
+  return out;
+}
+
+/**
+ * The validation rules of one write endpoint: a failure (400/422) is learned only when its body differs from every
+ * success in one respect (`anomalies`), or in several of which its answer names exactly one field. Never when its
+ * answer names another field it sent and not this one. A field and kind whose failures answered differently gets
+ * no rule.
+ */
+export function learnValidations(group: EndpointGroup, state?: ValidationState): ValidationRule[] {
   const none: ValidationRule[] = [];
   if (group.method === "DELETE") return none;
   const success = group.observations.filter(
@@ -51,52 +165,103 @@ export function learnValidations(group: EndpointGroup): ValidationRule[] {
   );
   const bodies = success.map(bodyOf);
   if (bodies.length === 0 || bodies.some((b) => b === null)) return none;
-  // A field of a wrapped body (`{issue: {subject}}`) is required as much as a top-level one.
-  const required = [...leaves(bodies[0]!).keys()].filter((p) =>
-    bodies.every((b) => !isBlank(readPointer(b, p))),
-  );
+  const fields = successFields(bodies as Body[]);
   // A PATCH may leave any field out: only a field it sent null or blank can be what the app refused.
   const partial = group.method === "PATCH";
-  const byField = new Map<string, Observation[]>();
+  const byKey = new Map<string, { a: Anomaly; failures: Observation[] }>();
   for (const o of group.observations) {
     const body = bodyOf(o);
-    if (!VALIDATION_STATUSES.has(o.status) || body === null) continue;
-    let lacking = required.filter((p) => {
-      const v = readPointer(body, p);
-      return isBlank(v) && (!partial || v !== undefined);
-    });
+    if (!CONFLICT_STATUSES.has(o.status) || body === null) continue;
+    let found = [...anomalies(body, fields, partial), ...stateAnomalies(o, body, state)];
+    // 409 and 412 answer a conflict with the state, never a malformed field.
+    if (!VALIDATION_STATUSES.has(o.status))
+      found = found.filter((x) => x.kind === "stale" || x.kind === "unique");
     const answer = o.response.kind === "json" ? o.response.value : undefined;
-    if (lacking.length > 1) lacking = lacking.filter((p) => names(answer, keyOf(p)));
-    if (lacking.length !== 1) continue;
-    const field = lacking[0]!;
+    if (found.length > 1) found = found.filter((x) => names(answer, keyOf(x.pointer)));
+    if (found.length !== 1 || (found[0]!.kind === "type" && found[0]!.types!.length === 0)) continue;
+    const a = found[0]!;
     // An answer naming another field the request sent, and not this one, blames that field (`{field: "status"}`).
-    const sent = [...leaves(body).keys()].filter((p) => p !== field).map(keyOf);
-    const blamed = sent.some((k) => k !== keyOf(field) && names(answer, k));
-    if (blamed && !names(answer, keyOf(field))) continue;
-    const list = byField.get(field) ?? [];
-    list.push(o);
-    byField.set(field, list);
+    const sent = [...leaves(body).keys()].filter((p) => p !== a.pointer).map(keyOf);
+    const blamed = sent.some((k) => k !== keyOf(a.pointer) && names(answer, k));
+    if (blamed && !names(answer, keyOf(a.pointer))) continue;
+    const key = `${a.pointer}\u0000${a.kind}\u0000${a.side ?? ""}`;
+    const entry = byKey.get(key) ?? { a, failures: [] };
+    entry.failures.push(o);
+    // Of several failures beyond the same side, the one nearest the accepted values bounds the rule.
+    if (a.side === "below" && a.value! > entry.a.value!) entry.a = a;
+    if (a.side === "above" && a.value! < entry.a.value!) entry.a = a;
+    byKey.set(key, entry);
   }
   const rules: ValidationRule[] = [];
-  for (const pointer of [...byField.keys()].sort()) {
-    const failures = byField.get(pointer)!;
+  for (const key of [...byKey.keys()].sort()) {
+    const { a, failures } = byKey.get(key)!;
     const answers = failures.map(canned);
-    if (new Set(answers.map((a) => JSON.stringify(a))).size > 1) continue;
-    const field = pathOfPointer(pointer).join(".");
+    if (new Set(answers.map((x) => JSON.stringify(x))).size > 1) continue;
+    // Two sides of one field answered alike are one rule; answered otherwise, two.
+    const field = pathOfPointer(a.pointer).join(".");
     const at = failures.map((o) => `records[${o.index}]`).join(", ");
     const head = `${group.method} ${group.template} answers ${answers[0]!.status} with the recorded body when the request body`;
-    rules.push({
+    const rule = {
       tool_name: group.toolName,
       field,
-      pointer,
+      pointer: a.pointer,
       ...answers[0]!,
-      ...(partial ? { only_when_sent: true } : {}),
-      explain: partial
-        ? `${head} sends ${JSON.stringify(field)} null or blank (a partial update may leave it out; recorded at ${at}).`
-        : `${head} lacks ${JSON.stringify(field)} or leaves it blank (every successful request sent it; recorded at ${at}).`,
-    });
+      ...(partial && a.kind === "missing" ? { only_when_sent: true as const } : {}),
+    };
+    rules.push({ ...rule, ...kindOf(a, fields, head, field, at, partial) });
   }
   return rules;
+}
+
+/** The kind-specific part of a validation rule, with its explain sentence. */
+function kindOf(
+  a: Anomaly,
+  fields: Map<string, unknown[]>,
+  head: string,
+  field: string,
+  at: string,
+  partial: boolean,
+): Pick<ValidationRule, "kind" | "types" | "below" | "above" | "explain"> {
+  const name = JSON.stringify(field);
+  switch (a.kind) {
+    case "missing":
+      return {
+        explain: partial
+          ? `${head} sends ${name} null or blank (a partial update may leave it out; recorded at ${at}).`
+          : `${head} lacks ${name} or leaves it blank (every successful request sent it; recorded at ${at}).`,
+      };
+    case "null":
+      return {
+        kind: "null",
+        explain: `${head} sends ${name} null (successful requests sent a value or left it out; recorded at ${at}).`,
+      };
+    case "type":
+      return {
+        kind: "type",
+        types: a.types!,
+        explain: `${head} sends ${name} as another type than ${a.types!.join(" or ")} (every successful request that sent it sent ${a.types!.length === 1 ? "that" : "one of those"}; recorded at ${at}).`,
+      };
+    case "stale":
+      return {
+        kind: "stale",
+        explain: `${head} sends ${name} other than the value the entity holds (a stale revision: every successful request sent the one it held; recorded at ${at}).`,
+      };
+    case "unique":
+      return {
+        kind: "unique",
+        explain: `${head} sends a ${name} another entity already holds (no successful request sent a held one; recorded at ${at}).`,
+      };
+    case "range": {
+      const nums = fields.get(a.pointer)!.filter((x) => typeof x === "number") as number[];
+      const edge = a.side === "below" ? Math.min(...nums) : Math.max(...nums);
+      const beyond = a.side === "below" ? "or lower" : "or higher";
+      return {
+        kind: "range",
+        [a.side!]: a.value!,
+        explain: `${head} sends ${name} ${a.value} ${beyond} (the ${a.side === "below" ? "lowest" : "highest"} a successful request sent was ${edge}; between them the recording does not tell; recorded at ${at}).`,
+      };
+    }
+  }
 }
 
 /** How deep a wrapped body is walked for its fields. */
@@ -132,7 +297,8 @@ interface ObjectSchema {
 export function requireValidatedFields(endpoints: Endpoint[], validations: ValidationRule[]): void {
   const byTool = new Map(endpoints.map((e) => [e.tool_name, e]));
   for (const v of validations) {
-    if (v.only_when_sent) continue;
+    // A type, null or range rule says how a sent value fails, not that the field must be sent.
+    if (v.only_when_sent || v.kind !== undefined) continue;
     let schema = byTool.get(v.tool_name)?.request_schema as ObjectSchema | null | undefined;
     for (const key of pathOfPointer(v.pointer)) {
       if (schema?.type !== "object" || !isObject(schema.properties?.[key])) break;

@@ -686,6 +686,18 @@ export const ValidationRuleSchema = z.strictObject({
   body: z.unknown(),
   /** Set on a PATCH: the rule fires only when the request sends the field null or blank, never when it leaves it out. */
   only_when_sent: z.literal(true).optional(),
+  /**
+   * What the failed request did with the field, the one respect it differed from the successes in: absent (so older
+   * models read) for a field lacking or blank; `type` a value of none of the JSON `types` the successes sent; `null`
+   * null where successes sent a value or left it out; `range` a number at or below `below`, or at or above `above`
+   * (beyond the lowest or highest a success sent); `stale` (an update) a value other than the one the entity the
+   * path names holds in that field (a revision: every success sent the one it held); `unique` (a create) a value an
+   * entity of the collection (its scope) already holds there (no success sent one held).
+   */
+  kind: z.enum(["type", "null", "range", "stale", "unique"]).optional(),
+  types: z.array(z.enum(["string", "number", "boolean", "object", "array"])).optional(),
+  below: z.number().optional(),
+  above: z.number().optional(),
   explain: z.string(),
 });
 

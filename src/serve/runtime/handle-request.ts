@@ -181,7 +181,9 @@ export function handleRequest(
   // The app's refusals come before the write, served or withheld: credentials first, then a body it cannot read,
   // a confirmed validation failure, and a body that breaks the learned request schema.
   const refused =
-    refuseRequest(model, ep, req) ?? validateRequest(model, ep.tool_name, req) ?? refuseBody(model, ep, req);
+    refuseRequest(model, ep, req) ??
+    validateRequest(model, ep.tool_name, req, { episode, params: m.params }) ??
+    refuseBody(model, ep, req);
   if (refused) return refused;
   if (ep.serving === "withheld") return explainWithheld(ep);
   if (ep.serving === "acknowledged") {

@@ -1,14 +1,16 @@
 /**
  * Validation failures the recording confirmed (model `validations`): a write
- * whose body is missing or blank in a field every successful request sent is
- * answered with the app's recorded status and body, before any write, even
- * when the endpoint's successful write is withheld.
+ * whose body is missing or blank in a field every successful request sent (or
+ * sends a value of another type, null, or a number beyond the recorded
+ * failure's, per the rule's kind) is answered with the app's recorded status
+ * and body, before any write, even when the endpoint's successful write is withheld.
  */
 import type { Model, ValidationRule } from "../../model/model-schema.js";
 import { bodyObject } from "./apply-field-rules.js";
+import { locate } from "./collection-read.js";
 import { readPointer } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
-import type { TwinRequest, TwinResponse } from "./twin-types.js";
+import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
 const rulesByTool = new WeakMap<Model, Map<string, ValidationRule[]>>();
 
@@ -24,8 +26,66 @@ function rulesOf(model: Model, tool: string): ValidationRule[] {
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
+/** The JSON type of a sent value (integers are numbers), or null for null and undefined. */
+function jsonType(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  return Array.isArray(v) ? "array" : typeof v;
+}
+
+/** True when the value the request sent in the rule's field is the failure the rule recorded. */
+function fails(r: ValidationRule, v: unknown): boolean {
+  switch (r.kind) {
+    case "type": {
+      const t = jsonType(v);
+      return t !== null && !(r.types ?? []).includes(t as never);
+    }
+    case "null":
+      return v === null;
+    case "range":
+      return (
+        typeof v === "number" &&
+        ((r.below !== undefined && v <= r.below) || (r.above !== undefined && v >= r.above))
+      );
+    default:
+      return blank(v) && !(r.only_when_sent && v === undefined);
+  }
+}
+
+/** Where a state rule (`stale`, `unique`) looks: the episode and the request's path params. */
+export interface ValidationPlace {
+  episode: Episode;
+  params: Record<string, string>;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * True when the state refutes the sent value: the entity the path names holds another value (`stale`), or an
+ * entity of the write's scope holds this one (`unique`). False when the tool writes no collection the model has.
+ */
+function conflicts(model: Model, r: ValidationRule, v: unknown, at: ValidationPlace | undefined): boolean {
+  if (v === undefined || !at) return false;
+  const rule = model.write_rules.find((w) => w.tool_name === r.tool_name);
+  const c = rule && model.collections.find((x) => x.name === rule.collection);
+  if (!rule || !c) return false;
+  const list = at.episode.state.collection(c.name);
+  if (r.kind === "stale") {
+    const entity = locate(c, list, at.params, rule.id_param ?? "");
+    return entity !== undefined && Object.hasOwn(entity, r.field) && !same(entity[r.field], v);
+  }
+  const scope = c.parent ? at.params[c.parent.param] : undefined;
+  for (const e of list.values())
+    if (same(e[r.field], v) && (scope === undefined || String(e[c.parent!.field]) === scope)) return true;
+  return false;
+}
+
 /** The recorded failure the request earns, or null when no rule applies (or its body is not an object). */
-export function validateRequest(model: Model, tool: string, req: TwinRequest): TwinResponse | null {
+export function validateRequest(
+  model: Model,
+  tool: string,
+  req: TwinRequest,
+  at?: ValidationPlace,
+): TwinResponse | null {
   const rules = rulesOf(model, tool);
   if (rules.length === 0) return null;
   const body = bodyObject(req.body);
@@ -33,7 +93,7 @@ export function validateRequest(model: Model, tool: string, req: TwinRequest): T
   if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
   const rule = rules.find((r) => {
     const v = readPointer(body, r.pointer);
-    return blank(v) && !(r.only_when_sent && v === undefined);
+    return r.kind === "stale" || r.kind === "unique" ? conflicts(model, r, v, at) : fails(r, v);
   });
   if (!rule) return null;
   return recordedAnswer(rule, "validation", tool);
