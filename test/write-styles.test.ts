@@ -99,7 +99,7 @@ const EXPECTED: Record<string, StyleOutcome> = {
   "array PUT replaces the collection": {
     writes: {
       put_folders:
-        "withheld no_collection: PUT /api/folders changed what GET /api/folders answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+        'withheld no_collection: PUT /api/folders changed what GET /api/folders answers (collection "folders"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
     },
     fidelity: "0/2",
     misses: ["#0 PUT /api/folders", "#1 GET /api/folders"],
@@ -121,7 +121,7 @@ const EXPECTED: Record<string, StyleOutcome> = {
   "batch PATCH {keys, data}": {
     writes: {
       patch_items:
-        "withheld no_collection: PATCH /api/items changed what GET /api/items answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+        'withheld no_collection: PATCH /api/items changed what GET /api/items answers (collection "items"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
     },
     fidelity: "0/3",
     misses: ["#0 PATCH /api/items", "#1 GET /api/items", "#2 GET /api/items/4"],
@@ -129,7 +129,7 @@ const EXPECTED: Record<string, StyleOutcome> = {
   "batch PATCH whose read-back disagrees": {
     writes: {
       patch_items:
-        "withheld no_collection: PATCH /api/items changed what GET /api/items answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+        'withheld no_collection: PATCH /api/items changed what GET /api/items answers (collection "items"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
     },
     fidelity: "0/3",
     misses: ["#0 PATCH /api/items", "#1 GET /api/items", "#2 GET /api/items/4"],

@@ -102,7 +102,12 @@ function judgeWrites(
 function acknowledgeWrites(
   judged: Map<EndpointGroup, WriteJudgement>,
   ordered: Observation[],
+  collections: FoundCollection[],
 ): Map<EndpointGroup, Acknowledged> {
+  // The reads the twin serves from a collection, by route: a write changing one of them is no unknown effect.
+  const reads = new Map<string, string>();
+  for (const c of collections)
+    for (const e of [c.list, c.item]) if (e) reads.set(`GET ${e.template}`, c.name);
   const out = new Map<EndpointGroup, Acknowledged>();
   for (const [g, j] of judged) {
     if (j.withheld?.reason !== "no_collection") continue;
@@ -117,6 +122,7 @@ function acknowledgeWrites(
           template: g.template,
           readBack: ack.changed,
           changed: ack.changed,
+          ...(reads.has(ack.changed) ? { changedCollection: reads.get(ack.changed)! } : {}),
         }),
       });
   }
@@ -299,7 +305,7 @@ export function learn(
     { ...opts, session, defaults, derived },
     warnings,
   );
-  const acknowledged = acknowledgeWrites(judged, ordered);
+  const acknowledged = acknowledgeWrites(judged, ordered, found);
   const validations = groups
     .filter((g) => isWriteMethod(g.method))
     .flatMap((g) =>

@@ -23,6 +23,41 @@ describe("withheld reasons", () => {
     ]);
   });
 
+  it("not_read_back: creates that named no entity say what the reads after them did not show, never ask for those reads", () => {
+    const anonymous = create({ res: undefined });
+    const specs = [list(seedItems), anonymous, { ...anonymous, req: { title: "C" } }];
+    const after = list([...seedItems, { id: 2, title: "B" }, { id: 3, title: "C" }]);
+    const { coverage } = learnSpecs([...specs, after]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_things",
+        "not_read_back",
+        "POST /api/things answered no id of the entity it created (no entity in its body, no Location naming one), and no full GET /api/things after it showed exactly one new entity for it alone; record one POST /api/things between two full reads of GET /api/things, with no other create between them",
+        true,
+      ],
+    ]);
+  });
+
+  it("no_collection: a write that changed a collection's read but names no one entity of it (a batch) is not closable", () => {
+    const items = (status: string) => [
+      { id: 1, status: "draft" },
+      { id: 2, status },
+    ];
+    const { coverage } = learnSpecs([
+      list(items("draft")),
+      { method: "PATCH", path: "/api/things", status: 204, req: { keys: [2], data: { status: "done" } } },
+      list(items("done")),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "patch_things",
+        "no_collection",
+        'PATCH /api/things changed what GET /api/things answers (collection "things"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
+        false,
+      ],
+    ]);
+  });
+
   it("read_back_disagrees: the read-back shows another value", () => {
     expect(withheldOf([list(seedItems), create(), list([...seedItems, { id: 2, title: "Other" }])])).toEqual([
       [

@@ -24,6 +24,10 @@ export interface HintContext {
   scopeParam?: string;
   /** A write on no collection: the read (`GET /api/settings`) that answered otherwise across it, an effect the twin cannot apply. */
   changed?: string;
+  /** The collection that read serves, when it is one (a write to many of its entities at once, a batch). */
+  changedCollection?: string;
+  /** Every unconfirmed write was a create whose answer named no entity (no body naming it, no Location). */
+  anonymous?: boolean;
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -31,15 +35,20 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
   const w = `${c.method} ${c.template}`;
   const read = c.readBack ?? "read of what it changes";
   const hints: Record<WithheldReason, () => string> = {
-    not_read_back: () => `Record a ${read} after ${w} to confirm its effect`,
+    not_read_back: () =>
+      c.anonymous
+        ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
+        : `Record a ${read} after ${w} to confirm its effect`,
     read_back_disagrees: () =>
       `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
     failed_status: () =>
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
     no_collection: () =>
-      c.changed !== undefined
-        ? `${w} changed what ${c.changed} answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld`
-        : `${w} changes no collection the recording read: if it writes entities, record a GET of their list${c.readBack === null ? "" : ` (such as ${c.readBack})`} before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,
+      c.changed !== undefined && c.changedCollection !== undefined
+        ? `${w} changed what ${c.changed} answers (collection "${c.changedCollection}"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld`
+        : c.changed !== undefined
+          ? `${w} changed what ${c.changed} answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld`
+          : `${w} changes no collection the recording read: if it writes entities, record a GET of their list${c.readBack === null ? "" : ` (such as ${c.readBack})`} before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,
     unexplained_field: () => {
       const g = c.gap;
       if (c.ambiguous === "counter_or_constant")

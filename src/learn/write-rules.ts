@@ -106,7 +106,11 @@ function confirmedWrites(
   if (disagree)
     return { withheld: withheld("read_back_disagrees", { ...base, field: disagree.mismatch ?? "" }) };
   const confirmed = walked.filter((w) => w.result === "confirmed");
-  if (confirmed.length === 0) return { withheld: withheld("not_read_back", base) };
+  if (confirmed.length === 0) {
+    // Creates that named no entity: the read after them exists, but nothing pairs it with what they wrote.
+    const anonymous = walked.length > 0 && walked.every((w) => w.target.kind === "create" && w.id === null);
+    return { withheld: withheld("not_read_back", { ...base, ...(anonymous ? { anonymous } : {}) }) };
+  }
   if (new Set(confirmed.map((w) => w.obs.status)).size > 1) {
     const created = upsertStatus(target, confirmed);
     if (created === null) return { withheld: withheld("conflicting_observations", base) };
