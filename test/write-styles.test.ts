@@ -99,7 +99,7 @@ const EXPECTED: Record<string, StyleOutcome> = {
   "array PUT replaces the collection": {
     writes: {
       put_folders:
-        'withheld no_collection: PUT /api/folders changed what GET /api/folders answers (collection "folders"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
+        'withheld no_collection: PUT /api/folders changed what GET /api/folders answers (collection "folders"), but it names no one entity of it by its path, lists no ids beside the fields to set (a batch) and creates none: the twin has no rule for a write to the whole collection or to several entities sent otherwise, so no recording can close this gap: the write stays withheld',
     },
     fidelity: "0/2",
     misses: ["#0 PUT /api/folders", "#1 GET /api/folders"],
@@ -120,19 +120,18 @@ const EXPECTED: Record<string, StyleOutcome> = {
   },
   "batch PATCH {keys, data}": {
     writes: {
-      patch_items:
-        'withheld no_collection: PATCH /api/items changed what GET /api/items answers (collection "items"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
+      patch_items: "state",
     },
-    fidelity: "0/3",
-    misses: ["#0 PATCH /api/items", "#1 GET /api/items", "#2 GET /api/items/4"],
+    fidelity: "3/3",
+    misses: [],
   },
   "batch PATCH whose read-back disagrees": {
     writes: {
       patch_items:
-        'withheld no_collection: PATCH /api/items changed what GET /api/items answers (collection "items"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
+        'withheld read_back_disagrees: The read after PATCH /api/items shows a different "status" than the write implied; record the write and its read-back again with nothing in between',
     },
-    fidelity: "0/3",
-    misses: ["#0 PATCH /api/items", "#1 GET /api/items", "#2 GET /api/items/4"],
+    fidelity: "1/3",
+    misses: ["#0 PATCH /api/items", "#1 GET /api/items"],
   },
   "action POST /{id}/publish": {
     writes: {

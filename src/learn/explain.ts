@@ -115,6 +115,10 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
     rule.created_status === undefined
       ? ""
       : ` (or creates it, answering ${rule.created_status}, when the path names none)`;
+  if (rule.batch) {
+    const listed = answer.replace("the entity", "the updated entities in key order");
+    return `${method} ${template} updates each ${singular(rule.collection)} whose id the request's "${rule.batch.keys}" lists, from its "${rule.batch.data}", and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;
+  }
   return `${method} ${template} ${verb} one ${singular(rule.collection)}${upsert} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.`;
 }
 

@@ -409,10 +409,67 @@ class Walk {
     return out;
   }
 
+  /**
+   * A batch update: one write per entity its request names, each expecting the request's fields (or what the
+   * answer shows of that entity) and waiting for its own read-back.
+   */
+  private batchWrite(
+    o: Observation,
+    body: unknown,
+    target: WriteTarget,
+    batch: { keys: string; data: string },
+  ): void {
+    const st = this.states.get(target.collection.name)!;
+    const req = o.request.kind === "json" && isObject(o.request.value) ? o.request.value : {};
+    const keys = Array.isArray(req[batch.keys]) ? (req[batch.keys] as unknown[]) : [];
+    const data = isObject(req[batch.data]) ? (req[batch.data] as Entity) : {};
+    const shown = isObject(body)
+      ? Object.values(body).find(Array.isArray)
+      : Array.isArray(body)
+        ? body
+        : undefined;
+    for (const key of keys) {
+      const id = String(key);
+      const answered =
+        (shown as unknown[] | undefined)?.find(
+          (e): e is Entity => isObject(e) && String(e[st.col.idField]) === id,
+        ) ?? null;
+      const expect = new Map<string, { value: unknown; loose: boolean }>();
+      for (const [k, v] of Object.entries(answered ?? data)) expect.set(k, { value: v, loose: false });
+      const w: WriteObservation = {
+        obs: o,
+        target,
+        id,
+        pre: before(st, id),
+        answered,
+        maxIntBefore: st.maxInt,
+        maxPresentBefore: null,
+        otherMaxBefore: null,
+        refs: new Map(),
+        scopeMaxBefore: null,
+        idSeenBefore: st.everSeen.has(id),
+        result: "unconfirmed",
+        readBack: null,
+        mismatch: null,
+        expect,
+      };
+      if (answered) {
+        st.lastKnown.set(id, answered);
+        st.lastAnswer.set(id, answered);
+      }
+      this.writes.push(w);
+      this.wait(st, id, w);
+    }
+  }
+
   /** A successful write of a target: noted with what was known before it, then waiting for its read-back. */
   private write(o: Observation, body: unknown): void {
     const target = this.targets.get(o.endpoint.key);
     if (!target) return;
+    if (target.batch) {
+      this.batchWrite(o, body, target, target.batch);
+      return;
+    }
     const st = this.states.get(target.collection.name)!;
     const shown = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
     const answered = shown && withScope(st, o, shown);

@@ -38,21 +38,21 @@ describe("withheld reasons", () => {
     ]);
   });
 
-  it("no_collection: a write that changed a collection's read but names no one entity of it (a batch) is not closable", () => {
+  it("no_collection: a write that changed a collection's read but names no one entity of it (the whole collection) is not closable", () => {
     const items = (status: string) => [
       { id: 1, status: "draft" },
       { id: 2, status },
     ];
     const { coverage } = learnSpecs([
       list(items("draft")),
-      { method: "PATCH", path: "/api/things", status: 204, req: { keys: [2], data: { status: "done" } } },
+      { method: "PUT", path: "/api/things", status: 204, req: items("done") },
       list(items("done")),
     ]);
     expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
       [
-        "patch_things",
+        "put_things",
         "no_collection",
-        'PATCH /api/things changed what GET /api/things answers (collection "things"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld',
+        'PUT /api/things changed what GET /api/things answers (collection "things"), but it names no one entity of it by its path, lists no ids beside the fields to set (a batch) and creates none: the twin has no rule for a write to the whole collection or to several entities sent otherwise, so no recording can close this gap: the write stays withheld',
         false,
       ],
     ]);

@@ -45,7 +45,7 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
     no_collection: () =>
       c.changed !== undefined && c.changedCollection !== undefined
-        ? `${w} changed what ${c.changed} answers (collection "${c.changedCollection}"), but it names no one entity of it by its path and creates none: the twin applies a write to one entity at a time and has no rule for one that writes several at once (a batch) or the whole collection, so no recording can close this gap: the write stays withheld`
+        ? `${w} changed what ${c.changed} answers (collection "${c.changedCollection}"), but it names no one entity of it by its path, lists no ids beside the fields to set (a batch) and creates none: the twin has no rule for a write to the whole collection or to several entities sent otherwise, so no recording can close this gap: the write stays withheld`
         : c.changed !== undefined
           ? `${w} changed what ${c.changed} answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld`
           : `${w} changes no collection the recording read: if it writes entities, record a GET of their list${c.readBack === null ? "" : ` (such as ${c.readBack})`} before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,

@@ -301,6 +301,52 @@ function answerRule(
 }
 
 /**
+ * The answer of a batch update, the same shape in every confirmed request: none, the bare list of the entities it
+ * wrote in the order the request named them, or that list under the one key of an object. Each listed entity must
+ * show the entity as its read-back (with what the answer added) does.
+ */
+function batchAnswer(
+  target: WriteTarget,
+  confirmed: WriteObservation[],
+  base: Base,
+): { response: WriteDraft["response"]; location: null } | { withheld: Withheld } {
+  const idField = target.collection.idField;
+  const byObs = new Map<WriteObservation["obs"], WriteObservation[]>();
+  for (const w of confirmed) byObs.set(w.obs, [...(byObs.get(w.obs) ?? []), w]);
+  const shapes = new Set<string>();
+  for (const [o, ws] of byObs) {
+    const body = o.response.kind === "json" ? o.response.value : undefined;
+    if (o.response.kind === "none") {
+      shapes.add("empty");
+      continue;
+    }
+    const key = isObject(body) && Object.keys(body).length === 1 ? Object.keys(body)[0]! : null;
+    const listed = Array.isArray(body) ? body : key !== null && isObject(body) ? body[key] : undefined;
+    const keys =
+      o.request.kind === "json" && isObject(o.request.value) ? o.request.value[target.batch!.keys] : null;
+    const after = new Map(ws.map((w) => [w.id, afterWrite(w)]));
+    const fits =
+      Array.isArray(listed) &&
+      Array.isArray(keys) &&
+      listed.length === keys.length &&
+      listed.every((e, i) => {
+        if (!isObject(e) || String(e[idField]) !== String(keys[i])) return false;
+        const a = after.get(String(keys[i]));
+        return (
+          a === undefined || Object.entries(e).every(([k, v]) => JSON.stringify(a[k]) === JSON.stringify(v))
+        );
+      });
+    shapes.add(fits ? (key === null ? "entity" : `wrapped:${key}`) : "unexplained");
+  }
+  const [shape] = [...shapes];
+  if (shapes.size !== 1 || shape === "unexplained")
+    return { withheld: withheld("unexplained_field", { ...base, field: "(the answer)" }) };
+  if (shape === "empty") return { response: { kind: "empty" }, location: null };
+  if (shape === "entity") return { response: { kind: "entity" }, location: null };
+  return { response: { kind: "wrapped", key: shape!.slice("wrapped:".length) }, location: null };
+}
+
+/**
  * A PUT replaces the entity (a field its rule does not name is dropped) only when the recording shows it dropping
  * one: a field the entity had before that the written entity lacks. A PUT every read-back showed keeping each field
  * it had is a partial update, which keeps fields no recorded entity had too (an issue's `assigned_to`).
@@ -344,7 +390,9 @@ export function learnWrite(
   );
   const fields = fieldRules(written, confirmed, contexts, opts, base);
   if ("withheld" in fields) return no(fields.withheld);
-  const answer = answerRule(written, confirmed, contexts, base);
+  const answer = written.batch
+    ? batchAnswer(written, confirmed, base)
+    : answerRule(written, confirmed, contexts, base);
   if ("withheld" in answer) return no(answer.withheld);
   // A create-or-replace answers the replace's status, and its create status where the path names no entity.
   const first = (judged.createdStatus === undefined ? confirmed : confirmed.filter((w) => w.pre !== null))[0]!
@@ -359,6 +407,7 @@ export function learnWrite(
     content_type: first.contentType,
     response: answer.response,
     ...(answer.location === null ? {} : { location: answer.location }),
+    ...(written.batch ? { batch: written.batch } : {}),
     fields: fields.fields,
   };
   return { draft, withheld: null, warnings };

@@ -7,6 +7,7 @@
  */
 import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup } from "./endpoint-index.js";
+import { isObject } from "./value-kinds.js";
 
 /** What one write endpoint does to which collection. */
 export interface WriteTarget {
@@ -15,6 +16,8 @@ export interface WriteTarget {
   collection: FoundCollection;
   /** The path param holding the entity's id (null for creates). */
   idParam: string | null;
+  /** A batch update at the list path: the request keys holding the ids (an array) and the fields (an object). */
+  batch?: { keys: string; data: string };
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -37,7 +40,10 @@ export function findWriteTargets(
   for (const g of groups) {
     if (!isWriteMethod(g.method)) continue;
     const target =
-      directTarget(g, collections) ?? actionTarget(g, collections) ?? siblingCreateTarget(g, collections);
+      directTarget(g, collections) ??
+      actionTarget(g, collections) ??
+      siblingCreateTarget(g, collections) ??
+      batchTarget(g, collections);
     if (target) out.set(g.key, target);
   }
   return out;
@@ -96,4 +102,45 @@ function siblingCreateTarget(g: EndpointGroup, collections: FoundCollection[]): 
       return { kind: "create", endpointKind: "create", collection: col, idParam: null };
   }
   return null;
+}
+
+/**
+ * A batch update at a collection's list path (`PATCH /api/items {keys: [1, 2], data: {status: "done"}}`): in every
+ * successful request, exactly one top-level key holds a non-empty array of ids (strings or integers) and exactly one
+ * other a non-empty object. A hypothesis: the walk confirms it entity by entity (each key's read-back shows the
+ * object's fields), and one read-back that disagrees withholds it.
+ */
+function batchTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTarget | null {
+  if (g.method !== "PATCH" && g.method !== "PUT" && g.method !== "POST") return null;
+  const col = collections.find(
+    (c) => !c.tree && c.list.literals.length === g.literals.length && startsWith(g.literals, c.list.literals),
+  );
+  if (!col) return null;
+  const ok = g.observations.filter((o) => o.status >= 200 && o.status < 300);
+  const bodies = ok.map((o) => (o.request.kind === "json" ? o.request.value : null));
+  if (bodies.length === 0 || !bodies.every(isObject)) return null;
+  const ids = (v: unknown) =>
+    Array.isArray(v) &&
+    v.length > 0 &&
+    v.every((x) => typeof x === "string" || (typeof x === "number" && Number.isInteger(x)));
+  const fields = (v: unknown) => isObject(v) && Object.keys(v).length > 0;
+  const one = (test: (v: unknown) => boolean) => {
+    const names = new Set(
+      bodies.map((b) => {
+        const hits = Object.keys(b as object).filter((k) => test((b as Record<string, unknown>)[k]));
+        return hits.length === 1 ? hits[0]! : "";
+      }),
+    );
+    return names.size === 1 && !names.has("") ? [...names][0]! : null;
+  };
+  const keys = one(ids);
+  const data = one(fields);
+  if (keys === null || data === null || keys === data) return null;
+  return {
+    kind: "merge",
+    endpointKind: g.method === "PUT" ? "update" : g.method === "POST" ? "other" : "patch",
+    collection: col,
+    idParam: null,
+    batch: { keys, data },
+  };
 }

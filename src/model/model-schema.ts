@@ -610,6 +610,13 @@ export const WriteRuleSchema = z.strictObject({
    * entity after the write (`/items/{id}`). Absent for other writes.
    */
   location: z.string().optional(),
+  /**
+   * A batch update at the list path (`PATCH /api/items {keys: [1, 2], data: {status}}`): the request's array at `keys`
+   * names the entities, each updated by `fields` (from the request's object at `data`); the answer's entity is the
+   * list of those entities in key order (`entity`: the bare array; `wrapped`: under its key). Absent for writes on
+   * one entity (so older models read).
+   */
+  batch: z.strictObject({ keys: z.string(), data: z.string() }).optional(),
   fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
   explain: z.string(),
 });

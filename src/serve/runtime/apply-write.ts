@@ -88,6 +88,48 @@ function heldInScope(c: Collection, list: CollectionState, id: string, entity: E
   return false;
 }
 
+/**
+ * A batch update: each entity the request's `keys` names updated by the rule's fields, in key order, answered with
+ * them as the rule's response shows one entity (the bare list, or under its key). An id the state lacks answers the
+ * collection's not-found before anything is written: the recording never showed the app's answer to one.
+ */
+function applyBatch(
+  model: Model,
+  episode: Episode,
+  c: Collection,
+  rule: WriteRule,
+  req: TwinRequest,
+  batch: { keys: string; data: string },
+): TwinResponse {
+  const list = episode.state.collection(c.name);
+  const body = req.body?.kind === "json" ? req.body.value : null;
+  const keys =
+    body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Entity)[batch.keys] : null;
+  if (!Array.isArray(keys)) return notFound(c, rule.tool_name, undefined);
+  const ids = keys.map((k) => String(k));
+  const missing = ids.find((id) => !list.has(id));
+  if (missing !== undefined) return notFound(c, rule.tool_name, missing);
+  episode.clock_ms += model.clock.step_ms;
+  const written = ids.map((id) => {
+    const old = list.get(id)!;
+    const entity = applyFieldRules(
+      rule.fields,
+      { episode, collection: c.name, body: req.body, params: {}, old },
+      true,
+    );
+    return list.put(id, entity);
+  });
+  const r = rule.response;
+  const value = r.kind === "empty" ? undefined : r.kind === "wrapped" ? { [r.key]: written } : written;
+  return {
+    status: rule.status,
+    headers: value === undefined ? {} : { "content-type": rule.content_type ?? "application/json" },
+    body: value === undefined ? null : { kind: "json", value },
+    served_by: "state",
+    rule: rule.tool_name,
+  };
+}
+
 /** Applies a served write rule to the episode (mutating its state) and answers it. */
 export function applyWrite(
   model: Model,
@@ -97,6 +139,7 @@ export function applyWrite(
   req: TwinRequest,
   params: Record<string, string>,
 ): TwinResponse {
+  if (rule.batch) return applyBatch(model, episode, c, rule, req, rule.batch);
   const list = episode.state.collection(c.name);
   const old = rule.kind === "create" ? null : (locate(c, list, params, rule.id_param ?? "") ?? null);
   // A create-or-replace (a PUT to a client-chosen path) creates the entity its path names when there is none.
