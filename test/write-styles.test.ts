@@ -164,6 +164,13 @@ const EXPECTED: Record<string, StyleOutcome> = {
     fidelity: "2/2",
     misses: [],
   },
+  "session refresh": {
+    writes: {
+      post_auth_refresh: "replay",
+    },
+    fidelity: "2/2",
+    misses: [],
+  },
   "validations: type, range, uniqueness, null vs missing": {
     writes: {
       post_products: "state",

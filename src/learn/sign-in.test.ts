@@ -33,6 +33,46 @@ describe("sign-in", () => {
     ]);
   });
 
+  describe("a session refresh (issue 10 item 6)", () => {
+    const cookie = [{ name: "cookie", value: "refresh=[REDACTED:header:cookie]" }];
+    const refresh = (req: unknown, res: unknown): RecordSpec => ({
+      method: "POST",
+      path: "/api/auth/refresh",
+      status: 200,
+      ...(req === undefined ? {} : { req }),
+      res,
+      headers: cookie,
+    });
+
+    it("is replayed like a sign-in: credentials only in its headers, nothing of its own sent, a session back", () => {
+      const { model, coverage } = learnSpecs([
+        refresh(undefined, { access_token: "[REDACTED:field:access_token]", expires_in: 900 }),
+        refresh({}, { access_token: "[REDACTED:field:access_token]", expires_in: 900 }),
+      ]);
+      expect(coverage.writes.withheld).toEqual([]);
+      expect(coverage.sign_in!.map((s) => [s.tool_name, s.explain])).toEqual([
+        [
+          "post_auth_refresh",
+          "POST /api/auth/refresh replays the recorded answer of a session refresh (it sent credentials only in its headers and got a session back); the twin does not check credentials.",
+        ],
+      ]);
+      expect(model.endpoints[0]).toMatchObject({ serving: "replay", kind: "other", withheld: null });
+    });
+
+    it("is refused for a write that sends content of its own, though it rolls a cookie", () => {
+      const { coverage } = learnSpecs([
+        {
+          ...refresh({ theme: "dark" }, undefined),
+          resHeaders: [{ name: "Set-Cookie", value: "[REDACTED:header:set-cookie]" }],
+        },
+      ]);
+      expect(coverage.sign_in).toEqual([]);
+      expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+        ["post_auth_refresh", "no_collection"],
+      ]);
+    });
+  });
+
   it("replays a sign-in whose only session is a Set-Cookie (no body)", () => {
     const cookie = [{ name: "Set-Cookie", value: "[REDACTED:header:set-cookie]" }];
     const { model, coverage } = learnSpecs([{ ...login(204, undefined), resHeaders: cookie }]);

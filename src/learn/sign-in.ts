@@ -11,6 +11,7 @@
 import type { MatchValue } from "../model/model-schema.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import { credentialsOf } from "./refusal-rules.js";
 
 const CREDENTIAL_MARKER = /^\[REDACTED:(field|secret):[^\]]*\]$/;
 /** A redacted field of the answer that can hold a session: a token, not a password (a user created with one echoes its hash). */
@@ -28,6 +29,9 @@ export interface SignInKey {
 
 /** The sentence a sign-in endpoint is explained by. */
 export function explainSignIn(g: EndpointGroup, key: SignInKey | null = null): string {
+  const ok = g.observations.filter(signedIn);
+  if (ok.length > 0 && ok.every(refreshed) && !ok.every(sentCredentials))
+    return `${g.method} ${g.template} replays the recorded answer of a session refresh (it sent credentials only in its headers and got a session back); the twin does not check credentials.`;
   const head = `${g.method} ${g.template} replays the recorded sign-in answer`;
   if (!key || key.pointers.length === 0) return `${head}; the twin does not check credentials.`;
   const fields = key.pointers.map((p) => `"${p.slice(1)}"`).join(" and ");
@@ -59,11 +63,34 @@ function gaveSession(o: Observation): boolean {
   return o.response.kind === "json" && holds(o.response.value, TOKEN_MARKER);
 }
 
-/** True when every successful observation of a POST sent credentials and got a session back. */
+/** A request that sends nothing of its own: no body, an empty one, or only redacted values (a refresh token). */
+function sendsNothing(o: Observation): boolean {
+  if (o.request.kind === "none") return true;
+  if (o.request.kind !== "json" && o.request.kind !== "form") return false;
+  const only = (v: unknown, depth = 0): boolean =>
+    typeof v === "string"
+      ? CREDENTIAL_MARKER.test(v) || /^\[REDACTED:/.test(v)
+      : v !== null && typeof v === "object" && depth < 4 && Object.values(v).every((x) => only(x, depth + 1));
+  return only(o.request.value);
+}
+
+/**
+ * A session refresh (issue 10 item 6): credentials carried outside the body (a cookie, an Authorization or other
+ * credential header), a body that sends nothing of its own, and a session back. A write with content of its own
+ * that happens to roll a cookie is no refresh.
+ */
+function refreshed(o: Observation): boolean {
+  return credentialsOf(o.record.request.headers).size > 0 && sendsNothing(o) && gaveSession(o);
+}
+
+/** True when every successful observation of a POST sent credentials and got a session back (a sign-in, a refresh). */
 export function isSignIn(g: EndpointGroup): boolean {
   if (g.method !== "POST") return false;
   const success = g.observations.filter(signedIn);
-  return success.length > 0 && success.every((o) => sentCredentials(o) && gaveSession(o));
+  return (
+    success.length > 0 &&
+    (success.every((o) => sentCredentials(o) && gaveSession(o)) || success.every(refreshed))
+  );
 }
 
 /** True for the app's refusal of a sign-in: a 401 or 403 to a request that sent credentials. */

@@ -624,6 +624,32 @@ const acknowledged: WriteStyle = {
   ],
 };
 
+/** `POST /api/auth/refresh`: the refresh cookie in, nothing else sent, a new session cookie out. */
+const sessionRefresh: WriteStyle = {
+  name: "session refresh",
+  item: 6,
+  app: () => {
+    let n = 0;
+    const t = new Table([{ id: 1, title: "A", done: false }]);
+    return (req) => {
+      const r = reads(req, t, "/api/things", "/api/things/:id");
+      if (r) return r;
+      if (route(req, "POST /api/auth/refresh") && String(req.headers.cookie ?? "").startsWith("refresh="))
+        return json(200, { ok: true, expires_in: 900 }, { "set-cookie": `session=s${++n}; HttpOnly` });
+      return notFound();
+    };
+  },
+  train: [
+    { path: "/api/things" },
+    { method: "POST", path: "/api/auth/refresh", headers: { cookie: "refresh=r-train" } },
+    { path: "/api/things" },
+  ],
+  heldout: [
+    { method: "POST", path: "/api/auth/refresh", headers: { cookie: "refresh=r-heldout" } },
+    { path: "/api/things" },
+  ],
+};
+
 // ---------------------------------------------------------------- item 7
 
 /**
@@ -729,5 +755,6 @@ export const WRITE_STYLES: WriteStyle[] = [
   singleton,
   userConstant,
   acknowledged,
+  sessionRefresh,
   validations,
 ];
