@@ -32,7 +32,14 @@ async function outcome(style: WriteStyle): Promise<StyleOutcome> {
   running.push(app);
   const train = await recordExchanges(app.url, `${style.name} (train)`, style.train);
   const heldout = await recordExchanges(app.url, `${style.name} (held-out)`, style.heldout);
-  const { model, seed } = learnModel(train);
+  const { model, seed, coverage } = learnModel(train);
+  // Item 8: a hint names only routes the model has, and is closable only when it names what to record.
+  const routes = new Set(model.endpoints.map((e) => `${e.method} ${e.template}`));
+  for (const w of coverage.writes.withheld) {
+    for (const r of w.hint.match(/\b(GET|HEAD) \/[^\s,;)]*/g) ?? [])
+      expect(routes, `${w.tool_name}: ${w.hint}`).toContain(r.replace(/[.]$/, ""));
+    if (w.closable) expect(w.hint, w.tool_name).toMatch(/\brecord\b/i);
+  }
   const writes: Record<string, string> = {};
   for (const e of model.endpoints) {
     if (e.method === "GET" || e.method === "HEAD") continue;

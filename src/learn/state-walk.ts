@@ -51,6 +51,8 @@ export interface WriteObservation {
   result: "confirmed" | "disagrees" | "unconfirmed";
   /** The first later read of the entity (null for deletes and unconfirmed writes). */
   readBack: Entity | null;
+  /** For creates: the index of the first full list of its scope after it that did not show it (null when none). */
+  unseenIn?: number;
   /** For `disagrees`: the field the read-back contradicted. */
   mismatch: string | null;
   expect: Map<string, { value: unknown; loose: boolean }>;
@@ -208,6 +210,8 @@ class Walk {
   private readonly byItem: Map<string, CollectionState>;
   /** Writes waiting for a read of their entity, by collection and id. */
   private readonly pending = new Map<string, WriteObservation[]>();
+  /** Creates that named their entity and still wait for a read of it, by collection and scope. */
+  private readonly namedCreates = new Map<string, WriteObservation[]>();
   /** Creates whose answer named no entity (a redirect, an empty 201), by collection and scope: the next full list tells. */
   private readonly anonymous = new Map<string, WriteObservation[]>();
   readonly writes: WriteObservation[] = [];
@@ -309,6 +313,22 @@ class Walk {
     this.wait(st, fresh[0]!, ready[0]!);
   }
 
+  /**
+   * Notes, on each waiting create of the scope that a full list after it does not show, that list: the recording
+   * then holds the read a hint would ask for, and it did not show the entity.
+   */
+  private unseenCreates(st: CollectionState, scope: string, listed: Entity[], read: Observation): void {
+    const key = `${st.col.name}\u0000${scope}`;
+    const waiting = this.namedCreates.get(key);
+    if (!waiting) return;
+    const shown = new Set(listed.map((e) => st.idOf(e)));
+    const still = waiting.filter((w) => w.result === "unconfirmed" && w.unseenIn === undefined);
+    for (const w of still) if (readsAfter(w.obs, read) && !shown.has(w.id)) w.unseenIn = read.index;
+    const left = still.filter((w) => w.unseenIn === undefined);
+    if (left.length > 0) this.namedCreates.set(key, left);
+    else this.namedCreates.delete(key);
+  }
+
   /** A list read: a full list replaces the scope's state; a query read is checked against it. */
   private readList(st: CollectionState, o: Observation, body: unknown): void {
     const col = st.col;
@@ -322,6 +342,7 @@ class Walk {
     const cut = col.cursor !== undefined && saysMore(col.cursor, body);
     if (o.query.length === 0 && !cut) {
       this.identifyCreate(st, scope, got.entities, o);
+      this.unseenCreates(st, scope, got.entities, o);
       const gone = st.applyFullList(scope, got.entities);
       for (const id of gone) this.sighting(st, id, null, o);
       for (const e of got.entities) {
@@ -515,7 +536,10 @@ class Walk {
     // A rename: its read-back is a read of the entity under the id it moved to.
     const moved = target.kind === "merge" || target.kind === "replace" ? movedTo(st, o, answered, id) : null;
     if (id !== null) this.wait(st, moved ?? id, w);
-    else if (target.kind === "create" && (isRedirect(o.status) || answered === null)) {
+    if (id !== null && target.kind === "create") {
+      const key = `${st.col.name}\u0000${createScope(st, o, answered)}`;
+      this.namedCreates.set(key, [...(this.namedCreates.get(key) ?? []), w]);
+    } else if (target.kind === "create" && (isRedirect(o.status) || answered === null)) {
       const key = `${st.col.name}\u0000${createScope(st, o, null)}`;
       this.anonymous.set(key, [...(this.anonymous.get(key) ?? []), w]);
     }

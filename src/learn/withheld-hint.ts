@@ -28,6 +28,8 @@ export interface HintContext {
   changedCollection?: string;
   /** Every unconfirmed write was a create whose answer named no entity (no body naming it, no Location). */
   anonymous?: boolean;
+  /** Every unconfirmed write was a create a full list after it did not show: the first one's id and that list's record. */
+  unseen?: { id: string; at: number };
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -36,9 +38,11 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
   const read = c.readBack ?? "read of what it changes";
   const hints: Record<WithheldReason, () => string> = {
     not_read_back: () =>
-      c.anonymous
-        ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
-        : `Record a ${read} after ${w} to confirm its effect`,
+      c.unseen
+        ? `The full ${read} after ${w} (records[${c.unseen.at}]) does not show the entity it created (id ${c.unseen.id}): the recording shows the app not keeping it, and a twin that kept it would answer otherwise, so no recording can close this gap: the write stays withheld`
+        : c.anonymous
+          ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
+          : `Record a ${read} after ${w} to confirm its effect`,
     read_back_disagrees: () =>
       `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
     failed_status: () =>
@@ -76,5 +80,9 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
   };
   // Only the gaps of a rule the twin lacks (a field's, or a write to what no collection holds) are beyond any
   // recording; every other hint names what to record.
-  return { reason, hint: hints[reason](), closable: c.gap === undefined && c.changed === undefined };
+  return {
+    reason,
+    hint: hints[reason](),
+    closable: c.gap === undefined && c.changed === undefined && c.unseen === undefined,
+  };
 }

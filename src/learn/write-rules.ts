@@ -109,7 +109,14 @@ function confirmedWrites(
   if (confirmed.length === 0) {
     // Creates that named no entity: the read after them exists, but nothing pairs it with what they wrote.
     const anonymous = walked.length > 0 && walked.every((w) => w.target.kind === "create" && w.id === null);
-    return { withheld: withheld("not_read_back", { ...base, ...(anonymous ? { anonymous } : {}) }) };
+    // Creates a full list after them did not show: the recording holds the read a hint would ask for.
+    const unseen = walked.length > 0 && walked.every((w) => w.unseenIn !== undefined) ? walked[0]! : null;
+    const said = unseen
+      ? { unseen: { id: unseen.id!, at: unseen.unseenIn! } }
+      : anonymous
+        ? { anonymous }
+        : {};
+    return { withheld: withheld("not_read_back", { ...base, ...said }) };
   }
   if (new Set(confirmed.map((w) => w.obs.status)).size > 1) {
     const created = upsertStatus(target, confirmed);

@@ -31,8 +31,13 @@ describe("write targets", () => {
       { method: "POST", path: "/flow", status: 200, req: { label: "C" }, res: { id: 3, label: "C" } },
       flows([a, b]),
     ]);
-    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
-      ["post_flow", "not_read_back"],
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
+      [
+        "post_flow",
+        "not_read_back",
+        "The full GET /flows after POST /flow (records[3]) does not show the entity it created (id 3): the recording shows the app not keeping it, and a twin that kept it would answer otherwise, so no recording can close this gap: the write stays withheld",
+        false,
+      ],
     ]);
   });
 });
