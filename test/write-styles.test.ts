@@ -66,6 +66,15 @@ const EXPECTED: Record<string, StyleOutcome> = {
     fidelity: "5/5",
     misses: [],
   },
+  "item path differs from list path, no item read": {
+    writes: {
+      delete_flow_by_id: "state",
+      post_flow: "state",
+      put_flow_by_id: "state",
+    },
+    fidelity: "4/4",
+    misses: [],
+  },
   "create answers {id} only": {
     writes: {
       post_notes: "state",

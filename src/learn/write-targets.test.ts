@@ -40,4 +40,31 @@ describe("write targets", () => {
       ],
     ]);
   });
+
+  it("without an item read, serves writes at the list's singular sibling (PUT /flow/{id}) the list read-back confirms", () => {
+    const { model, coverage } = learnSpecs([
+      flows([a, b]),
+      { method: "PUT", path: "/flow/2", status: 200, req: { label: "B2" }, res: { id: 2, label: "B2" } },
+      { method: "DELETE", path: "/flow/1", status: 204 },
+      flows([{ id: 2, label: "B2" }]),
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(model.write_rules.map((r) => [r.tool_name, r.kind, r.collection, r.id_param])).toEqual([
+      ["delete_flow_by_id", "delete", "flows", "id"],
+      ["put_flow_by_id", "merge", "flows", "id"],
+    ]);
+  });
+
+  it("refuses them when the list read-back contradicts them, and never takes another name for the singular", () => {
+    const { coverage } = learnSpecs([
+      flows([a, b]),
+      { method: "PUT", path: "/flow/2", status: 200, req: { label: "B2" }, res: { id: 2, label: "B2" } },
+      { method: "PUT", path: "/flowz/2", status: 200, req: { label: "B3" }, res: { id: 2, label: "B3" } },
+      flows([a, b]),
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["put_flow_by_id", "read_back_disagrees"],
+      ["put_flowz_by_id", "no_collection"],
+    ]);
+  });
 });

@@ -7,7 +7,7 @@
  */
 import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup } from "./endpoint-index.js";
-import { isObject } from "./value-kinds.js";
+import { isObject, singular } from "./value-kinds.js";
 
 /** What one write endpoint does to which collection. */
 export interface WriteTarget {
@@ -94,14 +94,33 @@ function actionTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTa
  * Only when no collection lists at that path (then the POST is that collection's create).
  */
 function siblingCreateTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTarget | null {
-  if (g.method !== "POST") return null;
   for (const col of collections) {
-    const item = col.item?.literals;
-    if (!item || item.at(-1) !== null || item.length - 1 !== g.literals.length) continue;
-    if (startsWith(item, g.literals))
-      return { kind: "create", endpointKind: "create", collection: col, idParam: null };
+    for (const item of siblingItems(col)) {
+      if (g.method === "POST" && item.length - 1 === g.literals.length && startsWith(item, g.literals))
+        return { kind: "create", endpointKind: "create", collection: col, idParam: null };
+      // Without an item read, writes at the singular sibling of the list path (`PUT /flow/{id}` over `GET /flows`).
+      if (g.method !== "POST" && !col.item && g.literals.length === item.length && startsWith(g.literals, item)) {
+        const kind = g.method === "PUT" ? "replace" : g.method === "PATCH" ? "merge" : "delete";
+        const endpointKind = g.method === "PUT" ? "update" : g.method === "PATCH" ? "patch" : "delete";
+        return { kind, endpointKind, collection: col, idParam: g.params[g.params.length - 1] ?? null };
+      }
+    }
   }
   return null;
+}
+
+/**
+ * The item paths beside a collection's list path: its item read's when that is not the list path + `{id}`; without
+ * an item read, the list's last segment in the singular followed by the id (`/flow/{id}` beside `/flows`), which only
+ * a read-back of the list then confirms.
+ */
+function siblingItems(col: FoundCollection): (string | null)[][] {
+  const item = col.item?.literals;
+  if (item) return item.at(-1) === null ? [item] : [];
+  const last = col.list.literals.at(-1);
+  if (typeof last !== "string" || col.tree) return [];
+  const one = singular(last);
+  return one === last ? [] : [[...col.list.literals.slice(0, -1), one, null]];
 }
 
 /**

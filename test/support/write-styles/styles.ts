@@ -108,6 +108,15 @@ const itemPath: WriteStyle = {
   ],
 };
 
+/** The same API recorded without an item read: only the list shows what the writes on `/flow/{id}` did. */
+const itemPathNoItemRead: WriteStyle = {
+  name: "item path differs from list path, no item read",
+  item: 1,
+  app: itemPath.app,
+  train: itemPath.train.filter((x) => x.method !== undefined || !x.path.startsWith("/flow/")),
+  heldout: itemPath.heldout.filter((x) => x.method !== undefined || !x.path.startsWith("/flow/")),
+};
+
 // ---------------------------------------------------------------- item 2
 
 /** A plain collection whose create answers `create(row)`; reads at /api/<name>. */
@@ -741,6 +750,7 @@ const validations: WriteStyle = {
 /** Every convention, in issue order. */
 export const WRITE_STYLES: WriteStyle[] = [
   itemPath,
+  itemPathNoItemRead,
   createIdOnly,
   createLocation,
   createWrapped,
