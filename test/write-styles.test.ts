@@ -114,11 +114,10 @@ const EXPECTED: Record<string, StyleOutcome> = {
   },
   "array PUT replaces the collection": {
     writes: {
-      put_folders:
-        'withheld no_collection: PUT /api/folders changed what GET /api/folders answers (collection "folders"), but it names no one entity of it by its path, lists no ids beside the fields to set (a batch) and creates none: the twin has no rule for a write to the whole collection or to several entities sent otherwise, so no recording can close this gap: the write stays withheld',
+      put_folders: "state",
     },
-    fidelity: "0/2",
-    misses: ["#0 PUT /api/folders", "#1 GET /api/folders"],
+    fidelity: "2/2",
+    misses: [],
   },
   "rev in the body, 409 when stale": {
     writes: {

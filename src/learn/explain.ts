@@ -115,6 +115,8 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
     rule.created_status === undefined
       ? ""
       : ` (or creates it, answering ${rule.created_status}, when the path names none)`;
+  if (rule.replace_all)
+    return `${method} ${template} replaces every ${singular(rule.collection)} with the entities of the request's array, in its order, and answers ${rule.status} with ${rule.response.kind === "empty" ? "no body" : "that array"}.`;
   if (rule.batch) {
     const listed = answer.replace("the entity", "the updated entities in key order");
     return `${method} ${template} updates each ${singular(rule.collection)} whose id the request's "${rule.batch.keys}" lists, from its "${rule.batch.data}", and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;

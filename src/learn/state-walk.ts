@@ -210,6 +210,8 @@ class Walk {
   private readonly byItem: Map<string, CollectionState>;
   /** Writes waiting for a read of their entity, by collection and id. */
   private readonly pending = new Map<string, WriteObservation[]>();
+  /** Writes of a whole collection waiting for its next full list, by collection. */
+  private readonly replacing = new Map<string, WriteObservation[]>();
   /** Creates that named their entity and still wait for a read of it, by collection and scope. */
   private readonly namedCreates = new Map<string, WriteObservation[]>();
   /** Creates whose answer named no entity (a redirect, an empty 201), by collection and scope: the next full list tells. */
@@ -314,6 +316,34 @@ class Walk {
   }
 
   /**
+   * Judges the writes of the whole collection waiting for this full list: confirmed when it shows exactly the
+   * entities the request sent (the same ids, each entity as sent), else it disagrees, naming the first difference.
+   */
+  private judgeReplaceAll(st: CollectionState, listed: Entity[], read: Observation): void {
+    const ready = takeReady(this.replacing, st.col.name, read);
+    const byId = new Map(listed.map((e) => [st.idOf(e), e]));
+    for (const w of ready) {
+      const sent = (w.obs.request.kind === "json" ? w.obs.request.value : []) as Entity[];
+      const bad =
+        sent.length !== listed.length
+          ? st.col.idField
+          : sent
+              .map((e) => {
+                const shown = byId.get(st.idOf(e));
+                if (!shown) return st.col.idField;
+                return JSON.stringify(shown) === JSON.stringify(e)
+                  ? null
+                  : ([...new Set([...Object.keys(e), ...Object.keys(shown)])].find(
+                      (k) => JSON.stringify(e[k]) !== JSON.stringify(shown[k]),
+                    ) ?? st.col.idField);
+              })
+              .find((x) => x !== null);
+      w.result = bad === undefined ? "confirmed" : "disagrees";
+      w.mismatch = bad ?? null;
+    }
+  }
+
+  /**
    * Notes, on each waiting create of the scope that a full list after it does not show, that list: the recording
    * then holds the read a hint would ask for, and it did not show the entity.
    */
@@ -341,6 +371,7 @@ class Walk {
     // A plain list the app cut at its default page size (it says more follows) is no full list.
     const cut = col.cursor !== undefined && saysMore(col.cursor, body);
     if (o.query.length === 0 && !cut) {
+      if (scope === "") this.judgeReplaceAll(st, got.entities, o);
       this.identifyCreate(st, scope, got.entities, o);
       this.unseenCreates(st, scope, got.entities, o);
       const gone = st.applyFullList(scope, got.entities);
@@ -483,12 +514,40 @@ class Walk {
     }
   }
 
+  /** A write of the whole collection: it waits for the next full list. */
+  private replaceAllWrite(o: Observation, target: WriteTarget): void {
+    const st = this.states.get(target.collection.name)!;
+    const w: WriteObservation = {
+      obs: o,
+      target,
+      id: null,
+      pre: null,
+      answered: null,
+      maxIntBefore: st.maxInt,
+      maxPresentBefore: null,
+      otherMaxBefore: null,
+      refs: new Map(),
+      scopeMaxBefore: null,
+      idSeenBefore: false,
+      result: "unconfirmed",
+      readBack: null,
+      mismatch: null,
+      expect: new Map(),
+    };
+    this.writes.push(w);
+    this.replacing.set(st.col.name, [...(this.replacing.get(st.col.name) ?? []), w]);
+  }
+
   /** A successful write of a target: noted with what was known before it, then waiting for its read-back. */
   private write(o: Observation, body: unknown): void {
     const target = this.targets.get(o.endpoint.key);
     if (!target) return;
     if (target.batch) {
       this.batchWrite(o, body, target, target.batch);
+      return;
+    }
+    if (target.replaceAll) {
+      this.replaceAllWrite(o, target);
       return;
     }
     const st = this.states.get(target.collection.name)!;

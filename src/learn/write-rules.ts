@@ -353,6 +353,27 @@ function batchAnswer(
   return { response: { kind: "wrapped", key: shape!.slice("wrapped:".length) }, location: null };
 }
 
+/** The answer of a whole-collection write, the same in every confirmed request: none, or the array it sent. */
+function replaceAllAnswer(
+  confirmed: WriteObservation[],
+  base: Base,
+): { response: WriteDraft["response"] } | { withheld: Withheld } {
+  const shapes = new Set(
+    confirmed.map((w) => {
+      const o = w.obs;
+      if (o.response.kind === "none") return "empty";
+      const sent = o.request.kind === "json" ? o.request.value : undefined;
+      return o.response.kind === "json" && JSON.stringify(o.response.value) === JSON.stringify(sent)
+        ? "entity"
+        : "unexplained";
+    }),
+  );
+  const [shape] = [...shapes];
+  if (shapes.size !== 1 || shape === "unexplained")
+    return { withheld: withheld("unexplained_field", { ...base, field: "(the answer)" }) };
+  return { response: shape === "empty" ? { kind: "empty" } : { kind: "entity" } };
+}
+
 /**
  * A PUT replaces the entity (a field its rule does not name is dropped) only when the recording shows it dropping
  * one: a field the entity had before that the written entity lacks. A PUT every read-back showed keeping each field
@@ -389,6 +410,23 @@ export function learnWrite(
   const judged = confirmedWrites(target, walked, base);
   if ("withheld" in judged) return no(judged.withheld);
   const { confirmed, target: written } = judged;
+  if (written.replaceAll) {
+    const answer = replaceAllAnswer(confirmed, base);
+    if ("withheld" in answer) return no(answer.withheld);
+    const first = confirmed[0]!.obs;
+    const draft: WriteDraft = {
+      tool_name: group.toolName,
+      kind: "replace",
+      collection: written.collection.name,
+      id_param: null,
+      status: first.status,
+      content_type: first.contentType,
+      response: answer.response,
+      replace_all: true,
+      fields: [],
+    };
+    return { draft, withheld: null, warnings };
+  }
   const contexts = fieldContexts(
     written,
     confirmed,

@@ -18,6 +18,8 @@ export interface WriteTarget {
   idParam: string | null;
   /** A batch update at the list path: the request keys holding the ids (an array) and the fields (an object). */
   batch?: { keys: string; data: string };
+  /** A write of the whole collection at its list path: the request's array of entities becomes the collection. */
+  replaceAll?: true;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -40,6 +42,7 @@ export function findWriteTargets(
   for (const g of groups) {
     if (!isWriteMethod(g.method)) continue;
     const target =
+      replaceAllTarget(g, collections) ??
       directTarget(g, collections) ??
       actionTarget(g, collections) ??
       siblingCreateTarget(g, collections) ??
@@ -99,7 +102,12 @@ function siblingCreateTarget(g: EndpointGroup, collections: FoundCollection[]): 
       if (g.method === "POST" && item.length - 1 === g.literals.length && startsWith(item, g.literals))
         return { kind: "create", endpointKind: "create", collection: col, idParam: null };
       // Without an item read, writes at the singular sibling of the list path (`PUT /flow/{id}` over `GET /flows`).
-      if (g.method !== "POST" && !col.item && g.literals.length === item.length && startsWith(g.literals, item)) {
+      if (
+        g.method !== "POST" &&
+        !col.item &&
+        g.literals.length === item.length &&
+        startsWith(g.literals, item)
+      ) {
         const kind = g.method === "PUT" ? "replace" : g.method === "PATCH" ? "merge" : "delete";
         const endpointKind = g.method === "PUT" ? "update" : g.method === "PATCH" ? "patch" : "delete";
         return { kind, endpointKind, collection: col, idParam: g.params[g.params.length - 1] ?? null };
@@ -162,4 +170,27 @@ function batchTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTar
     idParam: null,
     batch: { keys, data },
   };
+}
+
+/**
+ * A write of the whole collection at a top-level list path (`PUT /api/folders`, `POST /flows`) whose every
+ * successful JSON request is an array of entities, each holding the collection's id field: a hypothesis the next
+ * full list confirms (it must show exactly the sent entities).
+ */
+function replaceAllTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTarget | null {
+  if (g.method !== "PUT" && g.method !== "POST") return null;
+  const col = collections.find(
+    (c) =>
+      !c.tree &&
+      !c.parent &&
+      c.list.literals.length === g.literals.length &&
+      startsWith(g.literals, c.list.literals),
+  );
+  if (!col) return null;
+  const ok = g.observations.filter((o) => o.status >= 200 && o.status < 300);
+  const whole = (v: unknown) =>
+    Array.isArray(v) &&
+    v.every((e) => isObject(e) && (typeof e[col.idField] === "string" || typeof e[col.idField] === "number"));
+  if (ok.length === 0 || !ok.every((o) => o.request.kind === "json" && whole(o.request.value))) return null;
+  return { kind: "replace", endpointKind: "update", collection: col, idParam: null, replaceAll: true };
 }

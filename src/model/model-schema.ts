@@ -617,6 +617,12 @@ export const WriteRuleSchema = z.strictObject({
    * one entity (so older models read).
    */
   batch: z.strictObject({ keys: z.string(), data: z.string() }).optional(),
+  /**
+   * A write of the whole collection at its list path (`PUT /api/folders [...]`, `POST /flows [...]` with every
+   * entity): the request's array becomes the collection, entity for entity, in its order (`kind: replace`, no
+   * fields); the answer is none or that array (`entity`). Absent otherwise (so older models read).
+   */
+  replace_all: z.literal(true).optional(),
   fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
   explain: z.string(),
 });

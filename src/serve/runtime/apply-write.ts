@@ -9,7 +9,7 @@ import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainIdTaken, explainUnbuiltId, explainUnknownDerived } from "./explain-miss.js";
+import { explainedAnswer, explainIdTaken, explainUnbuiltId, explainUnknownDerived } from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
@@ -130,6 +130,53 @@ function applyBatch(
   };
 }
 
+/**
+ * A write of the whole collection: the request's array becomes the collection, entity for entity, in its order.
+ * A body that is no array of entities each holding a scalar id, or holding one id twice, is refused and nothing is
+ * written: the recording never showed the app's answer to one.
+ */
+function applyReplaceAll(
+  model: Model,
+  episode: Episode,
+  c: Collection,
+  rule: WriteRule,
+  req: TwinRequest,
+): TwinResponse {
+  const list = episode.state.collection(c.name);
+  const body = req.body?.kind === "json" ? req.body.value : null;
+  const ids = Array.isArray(body)
+    ? body.map((e) =>
+        e !== null &&
+        typeof e === "object" &&
+        !Array.isArray(e) &&
+        ["string", "number"].includes(typeof e[c.id_field])
+          ? String(e[c.id_field])
+          : null,
+      )
+    : null;
+  if (ids === null || ids.includes(null) || new Set(ids).size !== ids.length)
+    return explainedAnswer(
+      400,
+      {
+        error: "invalid_body",
+        message: `${req.method.toUpperCase()} ${req.path}: the body must be an array of ${c.name}, each with its own "${c.id_field}"; the recording never shows the app's answer to another body, so the twin writes nothing.`,
+      },
+      "state",
+      rule.tool_name,
+    );
+  episode.clock_ms += model.clock.step_ms;
+  for (const e of [...list.values()]) list.delete(String(e[c.id_field]));
+  for (const e of body as Entity[]) list.append(structuredClone(e));
+  return {
+    status: rule.status,
+    headers:
+      rule.response.kind === "empty" ? {} : { "content-type": rule.content_type ?? "application/json" },
+    body: rule.response.kind === "empty" ? null : { kind: "json", value: [...list.values()] },
+    served_by: "state",
+    rule: rule.tool_name,
+  };
+}
+
 /** Applies a served write rule to the episode (mutating its state) and answers it. */
 export function applyWrite(
   model: Model,
@@ -140,6 +187,7 @@ export function applyWrite(
   params: Record<string, string>,
 ): TwinResponse {
   if (rule.batch) return applyBatch(model, episode, c, rule, req, rule.batch);
+  if (rule.replace_all) return applyReplaceAll(model, episode, c, rule, req);
   const list = episode.state.collection(c.name);
   const old = rule.kind === "create" ? null : (locate(c, list, params, rule.id_param ?? "") ?? null);
   // A create-or-replace (a PUT to a client-chosen path) creates the entity its path names when there is none.
