@@ -143,7 +143,7 @@ const EXPECTED: Record<string, StyleOutcome> = {
   "batch PATCH whose read-back disagrees": {
     writes: {
       patch_items:
-        'withheld read_back_disagrees: The read after PATCH /api/items shows a different "status" than the write implied; record the write and its read-back again with nothing in between',
+        'withheld read_back_disagrees: The read after PATCH /api/items (records[3]) shows a different "status" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld',
     },
     fidelity: "1/3",
     misses: ["#0 PATCH /api/items", "#1 GET /api/items"],

@@ -62,7 +62,12 @@ function agrees(read: unknown, implied: unknown, loose: boolean): boolean {
 }
 
 /** Sets the result of writes waiting on one entity, by a read that showed it (`e`) or showed it gone (null), latest write first. */
-export function judgeReadBack(list: WriteObservation[], e: Entity | null, idField: string): void {
+export function judgeReadBack(
+  list: WriteObservation[],
+  e: Entity | null,
+  idField: string,
+  at: number | null = null,
+): void {
   const claimed = new Set<string>();
   let deletedLater = false;
   for (const w of [...list].reverse()) {
@@ -90,6 +95,7 @@ export function judgeReadBack(list: WriteObservation[], e: Entity | null, idFiel
     if (bad !== undefined) {
       w.result = "disagrees";
       w.mismatch = bad;
+      if (at !== null) w.mismatchAt = at;
     } else if (compared.length > 0 || w.target.kind === "create") {
       // A later write to the same entity already changed it: judge this one by its own answer.
       const superseded = laterClaims.size > 0;

@@ -55,6 +55,8 @@ export interface WriteObservation {
   unseenIn?: number;
   /** For `disagrees`: the field the read-back contradicted. */
   mismatch: string | null;
+  /** For `disagrees` on a field no later write set: the record index of that read-back. */
+  mismatchAt?: number;
   expect: Map<string, { value: unknown; loose: boolean }>;
 }
 
@@ -293,7 +295,7 @@ class Walk {
   /** A read showed entity `id` (null: showed it gone): the writes waiting for it are judged. */
   private sighting(st: CollectionState, id: string, e: Entity | null, read: Observation): void {
     const list = takeReady(this.pending, `${st.col.name}\u0000${id}`, read);
-    if (list.length > 0) judgeReadBack(list, e, st.col.idField);
+    if (list.length > 0) judgeReadBack(list, e, st.col.idField, read.index);
   }
 
   private wait(st: CollectionState, id: string, w: WriteObservation): void {
@@ -340,6 +342,7 @@ class Walk {
               .find((x) => x !== null);
       w.result = bad === undefined ? "confirmed" : "disagrees";
       w.mismatch = bad ?? null;
+      if (bad !== undefined) w.mismatchAt = read.index;
     }
   }
 

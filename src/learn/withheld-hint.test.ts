@@ -64,7 +64,7 @@ describe("withheld reasons", () => {
       [
         "post_things",
         "read_back_disagrees",
-        'The read after POST /api/things shows a different "title" than the write implied; record the write and its read-back again with nothing in between',
+        'The read after POST /api/things (records[2]) shows a different "title" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld',
       ],
     ]);
   });

@@ -28,6 +28,8 @@ export interface HintContext {
   changedCollection?: string;
   /** Every unconfirmed write was a create whose answer named no entity (no body naming it, no Location). */
   anonymous?: boolean;
+  /** For `read_back_disagrees`: the record of the read that contradicted a field no later write set. */
+  readAt?: number;
   /** Every unconfirmed write was a create a full list after it did not show: the first one's id and that list's record. */
   unseen?: { id: string; at: number };
 }
@@ -44,7 +46,9 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
           ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
           : `Record a ${read} after ${w} to confirm its effect`,
     read_back_disagrees: () =>
-      `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
+      c.readAt !== undefined
+        ? `The read after ${w} (records[${c.readAt}]) shows a different "${c.field}" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
+        : `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
     failed_status: () =>
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
     no_collection: () =>
@@ -83,6 +87,7 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
   return {
     reason,
     hint: hints[reason](),
-    closable: c.gap === undefined && c.changed === undefined && c.unseen === undefined,
+    closable:
+      c.gap === undefined && c.changed === undefined && c.unseen === undefined && c.readAt === undefined,
   };
 }

@@ -104,7 +104,13 @@ function confirmedWrites(
   if (!target) return { withheld: withheld("no_collection", base) };
   const disagree = walked.find((w) => w.result === "disagrees");
   if (disagree)
-    return { withheld: withheld("read_back_disagrees", { ...base, field: disagree.mismatch ?? "" }) };
+    return {
+      withheld: withheld("read_back_disagrees", {
+        ...base,
+        field: disagree.mismatch ?? "",
+        ...(disagree.mismatchAt === undefined ? {} : { readAt: disagree.mismatchAt }),
+      }),
+    };
   const confirmed = walked.filter((w) => w.result === "confirmed");
   if (confirmed.length === 0) {
     // Creates that named no entity: the read after them exists, but nothing pairs it with what they wrote.
