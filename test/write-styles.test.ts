@@ -93,8 +93,8 @@ const EXPECTED: Record<string, StyleOutcome> = {
     writes: {
       post_posts: "state",
     },
-    fidelity: "2/3",
-    misses: ["#1 GET /api/posts/5"],
+    fidelity: "3/3",
+    misses: [],
   },
   "create with a client-chosen id": {
     writes: {
