@@ -39,6 +39,25 @@ describe("creates answering no entity", () => {
     expect([res.status, res.headers.location, res.body]).toEqual([201, "/api/things/4", null]);
   });
 
+  it("sends no Location when the answers' Locations fit no one template, and still serves the create", () => {
+    const other = (title: string, id: number, at: string): RecordSpec => ({
+      method: "POST",
+      path: "/api/things",
+      status: 201,
+      req: { title },
+      res: made(id, title),
+      resHeaders: [{ name: "location", value: `${at}/${id}` }],
+    });
+    const { model, coverage } = learnSpecs([
+      list([a]),
+      other("B", 2, "/api/things"),
+      other("C", 3, "/api/v2/things"),
+      list([a, made(2, "B"), made(3, "C")]),
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    expect(model.write_rules.find((r) => r.tool_name === "post_things")!.location).toBeUndefined();
+  });
+
   it("names it by the next full list when that shows exactly one new entity", () => {
     const { coverage } = learnSpecs([list([a]), create("B"), list([a, made(2, "B")])]);
     expect(coverage.writes.withheld).toEqual([]);

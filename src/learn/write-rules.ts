@@ -299,18 +299,22 @@ function answerRule(
         ...(response.token ? { gap: { kind: "token", token: response.token, answerOnly: true } } : {}),
       }),
     };
-  // A redirect's Location is its meaning; another answer's is kept when it names the written entity (`201` with
-  // `Location: /api/tasks/3`), never one that names nothing the twin can fill in.
+  // A redirect's Location is its meaning: redirects that do not share one template withhold the write.
   const idField = target.collection.idField;
-  const locations = new Set(
-    confirmed.map((w, i) => {
-      const t = redirectTarget(w.obs) === null ? null : locationTemplate(w.obs, contexts[i]!.entity, idField);
-      return isRedirect(w.obs.status) || t?.includes(`{${idField}}`) ? t : null;
-    }),
-  );
-  if (locations.size > 1)
-    return { withheld: withheld("conflicting_observations", { ...base, field: "Location" }) };
-  return { response: response.response, location: [...locations][0] ?? null };
+  const template = (w: WriteObservation, i: number) =>
+    redirectTarget(w.obs) === null ? null : locationTemplate(w.obs, contexts[i]!.entity, idField);
+  if (confirmed.some((w) => isRedirect(w.obs.status))) {
+    const locations = new Set(confirmed.map(template));
+    if (locations.size > 1)
+      return { withheld: withheld("conflicting_observations", { ...base, field: "Location" }) };
+    return { response: response.response, location: [...locations][0] ?? null };
+  }
+  // Another answer's Location is kept when every one names the written entity by one template (`201` with
+  // `Location: /api/tasks/3`); else the twin sends none (it is no part of the answer's meaning, never a reason to
+  // withhold: a checkpoint's Location also names its file, which no entity field fills in).
+  const named = new Set(confirmed.map(template));
+  const only = named.size === 1 ? [...named][0]! : null;
+  return { response: response.response, location: only?.includes(`{${idField}}`) ? only : null };
 }
 
 /**
