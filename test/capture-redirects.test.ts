@@ -87,6 +87,12 @@ fetch(location.origin.replace("localhost", "127.0.0.1") + "/aliased", { method: 
           HTML,
           `<!doctype html><title>opener</title><p>opener</p><button onclick="window.open('/popup-page')">Stay</button>`,
         ];
+      case "/posts-into-popup":
+        return [
+          200,
+          HTML,
+          `<!doctype html><title>opener</title><p id="out"></p><button onclick="window.open('about:blank', 'p'); const f = document.createElement('form'); f.method = 'post'; f.target = 'p'; f.action = '/bounce307'; f.innerHTML = '<input name=a value=${BODY}>'; document.body.append(f); f.submit(); setTimeout(() => { document.getElementById('out').textContent = 'opened'; }, 1000)">Post</button>`,
+        ];
       case "/popup-page":
         return [
           200,
@@ -198,6 +204,23 @@ describe("a popup's first document", () => {
     expect(rec?.response?.status).toBe(302);
     expect(rec?.failure).toEqual({ kind: "redirect_refused", message });
     expect(evidence.steps.some((s) => s.error === message)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.heard).toEqual([]);
+  });
+
+  it("that is a form posted into a blank popup and answered 307 to another origin is not resent there", async () => {
+    other.heard.length = 0;
+    const { evidence } = await runCapture({
+      scenario: pageScenario(app.origin, "popup-post-307", [
+        { step_id: "home", action: "navigate", path: "/posts-into-popup" },
+        { step_id: "post", action: "click", target: 'role=button[name="Post"]' },
+        { step_id: "settle", action: "wait", text: "opened" },
+      ]),
+    });
+    const rec = evidence.records.find((r) => r.request.url === `${app.origin}/bounce307`);
+    expect(rec?.request.method).toBe("POST");
+    expect(rec?.response?.status).toBe(307);
+    expect(rec?.failure?.kind).toBe("redirect_refused");
     await new Promise((r) => setTimeout(r, 300));
     expect(other.heard).toEqual([]);
   });

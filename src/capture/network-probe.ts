@@ -56,6 +56,7 @@ export class NetworkProbe {
   private readonly redirects = new Map<string, RedirectAnswer>();
   private readonly stopped = new Map<string, StoppedRedirect[]>();
   private readonly watched = new WeakMap<Page, Promise<void>>();
+  private first: Page | null = null;
 
   private constructor(
     private readonly policy: OriginPolicy,
@@ -72,6 +73,7 @@ export class NetworkProbe {
     onNavigationStopped: (message: string) => void,
   ): Promise<NetworkProbe> {
     const probe = new NetworkProbe(policy, onNavigationStopped);
+    probe.first = page;
     await probe.watch(page);
     return probe;
   }
@@ -88,6 +90,16 @@ export class NetworkProbe {
       this.watched.set(page, started);
     }
     return started;
+  }
+
+  /**
+   * True for the scenario's page, watched before it sent anything. Any other
+   * page (a popup) is watched from a moment the route cannot know: a request
+   * Chromium created before `Fetch.enable` reached it is never paused, so
+   * such a page's navigations and writes are judged by the route itself.
+   */
+  watchedFromStart(page: Page): boolean {
+    return page === this.first;
   }
 
   private async enable(page: Page): Promise<void> {
@@ -113,7 +125,7 @@ export class NetworkProbe {
       const message = this.isRequestStep(e)
         ? null
         : refusedRedirect(this.policy, e.request.method, e.request.url, status, location);
-      if (message !== null) return this.stop(cdp, e, key, { message, answer });
+      if (message !== null) return this.stop(cdp, e, { message, answer });
     } else if (BODY_TYPES.has(e.resourceType ?? "")) {
       try {
         const b = (await cdp.send("Fetch.getResponseBody", { requestId: e.requestId })) as {
@@ -134,9 +146,8 @@ export class NetworkProbe {
   }
 
   /** Answers a redirect that would leave in its place: a document with an empty 204 (the page stays), anything else as blocked. */
-  private async stop(cdp: CDPSession, e: Paused, key: string, stopped: StoppedRedirect): Promise<void> {
-    if (e.resourceType === "Document") this.noteStopped(e.request.method, e.request.url, stopped);
-    else this.stopped.set(key, [...(this.stopped.get(key) ?? []), stopped]);
+  private async stop(cdp: CDPSession, e: Paused, stopped: StoppedRedirect): Promise<void> {
+    this.noteStopped(e.request.method, e.request.url, stopped, e.resourceType === "Document");
     const answered =
       e.resourceType === "Document"
         ? cdp.send("Fetch.fulfillRequest", { requestId: e.requestId, responseCode: 204, body: "" })
@@ -144,11 +155,11 @@ export class NetworkProbe {
     await answered.catch(() => undefined);
   }
 
-  /** Remembers a document redirect stopped outside the probe (a popup's first document, fetched by the route), as if stopped here. */
-  noteStopped(method: string, url: string, stopped: StoppedRedirect): void {
+  /** Remembers a redirect stopped outside the probe (a popup's, fetched by the route), as if stopped here; a document's fails the step. */
+  noteStopped(method: string, url: string, stopped: StoppedRedirect, document: boolean): void {
     const key = `${method} ${url}`;
     this.stopped.set(key, [...(this.stopped.get(key) ?? []), stopped]);
-    this.onNavigationStopped(stopped.message);
+    if (document) this.onNavigationStopped(stopped.message);
   }
 
   /** The oldest unclaimed redirect stopped for this method and URL, or null. */

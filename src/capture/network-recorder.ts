@@ -16,7 +16,13 @@ import { ASSET_TYPES } from "../evidence/asset-types.js";
 import type { EvidenceRecord, Failure } from "../evidence/evidence-schema.js";
 import { answerRefused, continueWithoutMarker, routeRefusal } from "./confinement-route.js";
 import type { NetworkProbe, RedirectAnswer } from "./network-probe.js";
-import { escapedRedirect, type OriginPolicy, refusedRedirect, refusedWebSocket } from "./origin-policy.js";
+import {
+  escapedRedirect,
+  isWrite,
+  type OriginPolicy,
+  refusedRedirect,
+  refusedWebSocket,
+} from "./origin-policy.js";
 import {
   approxRecordBytes,
   markRedirectRefused,
@@ -170,27 +176,33 @@ export class NetworkRecorder {
       return;
     }
     const page = pageOf(request);
-    if (this.probe && page === null && request.isNavigationRequest()) {
-      await this.fetchUnwatchedNavigation(route, this.probe);
+    if (page && this.probe) void this.probe.watch(page);
+    // A navigation or a write of any page but the scenario's (a popup's first
+    // document, a form posted into a blank popup) is judged here.
+    const judged = request.isNavigationRequest() || isWrite(request.method());
+    if (this.probe && judged && (page === null || !this.probe.watchedFromStart(page))) {
+      await this.fetchJudged(route, this.probe);
       return;
     }
-    // A page the probe does not watch yet (a popup after its first document) is watched before anything more goes out.
-    if (page && this.probe) await this.probe.watch(page);
     await continueWithoutMarker(route);
   }
 
   /**
-   * A popup's first document, asked for before its page exists, so before the
-   * probe can watch it: fetched once here without following redirects, and a
-   * redirect that would leave is answered with an empty 204 (recorded as
-   * `redirect_refused`, failing the step), anything else fulfilled with the
-   * app's own answer. The popup's document then lacks Chromium's address
-   * space (a limitation the capture spec states); its later requests are
-   * watched like the first page's.
+   * A navigation or a write of a page the probe did not watch from the start
+   * (a popup's first document, asked for before its page exists; a form
+   * posted into a blank popup): fetched once here without following
+   * redirects. A redirect that would leave is refused in its place, as the
+   * probe does (a document an empty 204 that fails the step, anything else
+   * blocked), and recorded `redirect_refused`. One that stays is fulfilled as
+   * the app answered it, and Chromium follows it without asking the route
+   * again, so a second hop that leaves (A -> A -> B) is seen only afterwards
+   * (a limitation the capture spec states). Anything else is fulfilled with
+   * the app's answer, so such a document lacks Chromium's address space.
    */
-  private async fetchUnwatchedNavigation(route: Route, probe: NetworkProbe): Promise<void> {
+  private async fetchJudged(route: Route, probe: NetworkProbe): Promise<void> {
     const request = route.request();
-    const response = await route.fetch({ maxRedirects: 0 }).catch(() => null);
+    const { [REQUEST_STEP_MARKER]: _marker, ...headersSent } = request.headers();
+    const response = await route.fetch({ maxRedirects: 0, headers: headersSent }).catch(() => null);
     if (response === null) {
       await route.abort("failed").catch(() => undefined);
       return;
@@ -208,11 +220,11 @@ export class NetworkRecorder {
       await route.fulfill({ response }).catch(() => undefined);
       return;
     }
-    probe.noteStopped(request.method(), request.url(), {
-      message,
-      answer: { status: response.status(), headers, location },
-    });
-    await route.fulfill({ status: 204, body: "" }).catch(() => undefined);
+    const document = request.isNavigationRequest();
+    const answer = { status: response.status(), headers, location };
+    probe.noteStopped(request.method(), request.url(), { message, answer }, document);
+    if (document) await route.fulfill({ status: 204, body: "" }).catch(() => undefined);
+    else await route.abort("blockedbyclient").catch(() => undefined);
   }
 
   private finish(request: Request): void {
