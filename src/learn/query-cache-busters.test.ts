@@ -61,6 +61,25 @@ describe("cache-busters by hypothesis", () => {
     ).toEqual([]);
   });
 
+  it("rejects a time parameter whose reads answered alike but otherwise than the same read without it (it filters)", () => {
+    expect(
+      busters([
+        { path: "/api/things", status: 200, res: things },
+        { path: `/api/things?since=${at(1)}`, status: 200, res: [] },
+        { path: `/api/things?since=${at(2)}`, status: 200, res: [] },
+        { path: `/api/things?since=${at(3)}`, status: 200, res: [] },
+      ]),
+    ).toEqual([]);
+    // The same reads answered as the plain read did confirm it.
+    expect(
+      busters([
+        { path: "/api/things", status: 200, res: things },
+        { path: `/api/things?since=${at(1)}`, status: 200, res: things },
+        { path: `/api/things?since=${at(2)}`, status: 200, res: things },
+      ]),
+    ).toEqual(["since"]);
+  });
+
   it("rejects a value sent twice, a value no time near the request, and one with no pair to confirm it", () => {
     expect(
       busters([

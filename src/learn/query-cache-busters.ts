@@ -41,9 +41,10 @@ const restOf = (r: ApiRecord, param: string) => {
 /**
  * The parameters the recording confirms as cache-busters: every read carrying one (two at least, all timed) holds
  * a clock value within a day of its own start, no two the same; at least two reads that differ only in it, with no
- * write between them, answered alike (status and body), and no such pair answered otherwise. Rejected: a `since=`
- * whose reads answered differently with nothing written between them (it filters), a value seen twice, a value
- * that is no time near the request's.
+ * write between them, answered alike (status and body), and no such pair answered otherwise — a pair being two
+ * reads that both sent it or one that sent it and one that did not. Rejected: a `since=` whose reads answered
+ * differently with nothing written between them, or answered otherwise than the same read without it (it
+ * filters), a value seen twice, a value that is no time near the request's.
  */
 export function findCacheBusters(api: ApiRecord[]): CacheBuster[] {
   const names = [...new Set(api.filter(isRead).flatMap((r) => r.query.map(([k]) => k)))].sort();
@@ -70,7 +71,8 @@ export function findCacheBusters(api: ApiRecord[]): CacheBuster[] {
       const key = restOf(r, param);
       const prev = last.get(key);
       const mine = r.query.some(([k]) => k === param);
-      if (prev && mine && prev.query.some(([k]) => k === param)) {
+      // A read with it against the same read without it tests the hypothesis too (a since= that filters fails it).
+      if (prev && (mine || prev.query.some(([k]) => k === param))) {
         if (answerOf(prev) === answerOf(r)) alike++;
         else otherwise++;
       }
