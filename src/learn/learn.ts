@@ -131,10 +131,11 @@ function acknowledgeWrites(
 
 /**
  * Per collection, each top-level field every entity the recording showed untouched by writes holds (at least two),
- * with the one empty value (`""`, null, `[]`, `{}`, 0, false) some of them hold: what the app gives a field a
- * create leaves unset, rather than no field at all (which no entity ever showed).
+ * with the one empty value (`""`, null, `[]`, `{}`) some of them hold: what the app gives a field a create leaves
+ * unset, rather than no field at all (which no entity ever showed). `0` and `false` are values a user sets (a todo
+ * not done), not the absence of one, so they say nothing of what a create that leaves the field out gets.
  */
-const EMPTY = new Set(['""', "null", "[]", "{}", "0", "false"]);
+const EMPTY = new Set(['""', "null", "[]", "{}"]);
 function untouchedDefaults(walk: WalkResult): Map<string, Map<string, unknown>> {
   const touched = new Set(walk.writes.map((w) => `${w.target.collection.name}\u0000${w.id ?? ""}`));
   const out = new Map<string, Map<string, unknown>>();

@@ -183,13 +183,20 @@ describe("write rules", () => {
       });
     });
 
-    it("stays left out where the untouched entities hold two empty values, or one lacks the field", () => {
+    it("stays left out where the untouched entities hold two empty values, only false or 0 beside other values, or one lacks the field", () => {
       const two = [seed[0]!, seed[1]!, { ...seed[2]!, note: null }];
       expect(fieldsOf(specs(two), "post_things").note).toEqual({
         kind: "from_request",
         pointer: "/note",
         otherwise: { kind: "omit" },
       });
+      // false and 0 are values a user set (a todo not done), not the absence of one.
+      const flags = [
+        { ...seed[0]!, note: true },
+        { ...seed[1]!, note: false },
+        { ...seed[2]!, note: false },
+      ];
+      expect(fieldsOf(specs(flags), "post_things").note).toMatchObject({ otherwise: { kind: "omit" } });
       const { note: _, ...bare } = seed[2]!;
       expect(fieldsOf(specs([seed[0]!, seed[1]!, bare]), "post_things").note).toMatchObject({
         otherwise: { kind: "omit" },
