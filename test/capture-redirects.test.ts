@@ -214,7 +214,7 @@ describe("a popup's first document", () => {
       scenario: pageScenario(app.origin, "popup-post-307", [
         { step_id: "home", action: "navigate", path: "/posts-into-popup" },
         { step_id: "post", action: "click", target: 'role=button[name="Post"]' },
-        { step_id: "settle", action: "wait", text: "opened" },
+        { step_id: "settle", action: "expect-request", request: "POST /bounce307" },
       ]),
     });
     const rec = evidence.records.find((r) => r.request.url === `${app.origin}/bounce307`);
