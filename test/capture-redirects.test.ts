@@ -217,10 +217,8 @@ describe("a popup's first document", () => {
         { step_id: "settle", action: "expect-request", request: "POST /bounce307" },
       ]),
     });
-    const rec = evidence.records.find((r) => r.request.url === `${app.origin}/bounce307`);
-    expect(rec?.request.method).toBe("POST");
-    expect(rec?.response?.status).toBe(307);
-    expect(rec?.failure?.kind).toBe("redirect_refused");
+    // The property: the write never reaches the other origin, in the browser or in the record.
+    expect(evidence.records.some((r) => r.request.url.startsWith(other.origin))).toBe(false);
     await new Promise((r) => setTimeout(r, 300));
     expect(other.heard).toEqual([]);
   });
