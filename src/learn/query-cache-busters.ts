@@ -4,6 +4,7 @@
  * anything else is learned, so a recording whose every read carries one still has plain lists: the parameter is
  * taken out of every learned request, and serve takes it out of every request it is asked (`model.cache_busters`).
  */
+import { clockValue } from "../util/clock-value.js";
 import type { ApiRecord } from "./api-records.js";
 
 /** A confirmed cache-buster parameter and why. */
@@ -14,19 +15,6 @@ export interface CacheBuster {
 
 /** How near the request's own start a value must be to be the client's clock (a page may be a day old). */
 const CLOCK_WINDOW_MS = 24 * 3600 * 1000;
-
-/** Milliseconds (13 digits) or seconds (10 digits) since 1970, between 2001 and 2100, as ms; else null. */
-export function clockValue(value: string): number | null {
-  if (/^\d{13}$/.test(value)) {
-    const ms = Number(value);
-    return ms >= 978_307_200_000 && ms < 4_102_444_800_000 ? ms : null;
-  }
-  if (/^\d{10}$/.test(value)) {
-    const s = Number(value);
-    return s >= 978_307_200 && s < 4_102_444_800 ? s * 1000 : null;
-  }
-  return null;
-}
 
 const isRead = (r: ApiRecord) => r.method === "GET" || r.method === "HEAD";
 const answerOf = (r: ApiRecord) => `${r.status}\u0000${r.record.response?.body?.text ?? ""}`;

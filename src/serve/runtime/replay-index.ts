@@ -11,6 +11,7 @@
  * JSON answers), another value an explained `unrecorded_variant` miss.
  */
 import type { Model, Replay, ReplayResponse } from "../../model/model-schema.js";
+import { clockValue } from "../../util/clock-value.js";
 import { bodyObject } from "./apply-field-rules.js";
 import { explainedAnswer } from "./explain-miss.js";
 import { readPointer } from "./json-text.js";
@@ -33,19 +34,6 @@ function recordedKey(r: Replay): string {
   const path = at < 0 ? r.path_and_query : r.path_and_query.slice(0, at);
   const query = at < 0 ? [] : [...new URLSearchParams(r.path_and_query.slice(at + 1)).entries()];
   return replayKey(r.method, path, query);
-}
-
-/** Milliseconds (13 digits) or seconds (10 digits) since 1970, between 2001 and 2100: a client's clock. */
-function clockValue(value: string): number | null {
-  if (/^\d{13}$/.test(value)) {
-    const ms = Number(value);
-    return ms >= 978_307_200_000 && ms < 4_102_444_800_000 ? ms : null;
-  }
-  if (/^\d{10}$/.test(value)) {
-    const s = Number(value);
-    return s >= 978_307_200 && s < 4_102_444_800 ? s * 1000 : null;
-  }
-  return null;
 }
 
 /** How near the recording's own clock a recorded value must be to count as that client's clock. */
