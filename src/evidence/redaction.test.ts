@@ -232,6 +232,22 @@ const rec = (seq: number, over: Partial<EvidenceRecord>): EvidenceRecord => ({
   ...over,
 });
 
+/** A passed capture's evidence holding `records`, nothing else. */
+const evidenceOf = (records: EvidenceRecord[]): Omit<Evidence, "redactions" | "evidence_id"> => ({
+  schema_version: 1,
+  source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
+  app_origin: "http://127.0.0.1:4010",
+  allowed_origins: [],
+  browser: null,
+  started_at: 1000,
+  finished_at: 2000,
+  verdict: "passed",
+  steps: [],
+  records,
+  warnings: [],
+  limitations: [],
+});
+
 describe("redactEvidence", () => {
   it("learns from every record before redacting any, and covers steps, failures and warnings", () => {
     const token = "tok-login-4f9a2c7e";
@@ -290,40 +306,27 @@ describe("redactEvidence", () => {
 
   it("redacts a secret used as a name: a header's, a cookie's, a query parameter's and a JSON key, and the markers named after them", () => {
     const secret = "Zq7xTokenSecret9";
-    const e: Omit<Evidence, "redactions" | "evidence_id"> = {
-      schema_version: 1,
-      source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
-      app_origin: "http://127.0.0.1:4010",
-      allowed_origins: [],
-      browser: null,
-      started_at: 1000,
-      finished_at: 2000,
-      verdict: "passed",
-      steps: [],
-      records: [
-        rec(0, {
-          request: {
-            method: "GET",
-            url: `http://127.0.0.1:4010/api/x?${secret}=1&${secret.toLowerCase()}_key=s3cr3t-value-42`,
-            headers: [
-              { name: secret, value: "v" },
-              { name: `x-${secret.toLowerCase()}-id`, value: "7" },
-              { name: "Cookie", value: `${secret}=abc; theme=dark` },
-            ],
-            body: null,
-          },
-          response: {
-            status: 200,
-            status_text: "OK",
-            headers: [{ name: "Set-Cookie", value: `${secret}=1; Path=/` }],
-            body: body(JSON.stringify({ [secret]: 1, ok: true })),
-            redirect_to: null,
-          },
-        }),
-      ],
-      warnings: [],
-      limitations: [],
-    };
+    const e = evidenceOf([
+      rec(0, {
+        request: {
+          method: "GET",
+          url: `http://127.0.0.1:4010/api/x?${secret}=1&${secret.toLowerCase()}_key=s3cr3t-value-42`,
+          headers: [
+            { name: secret, value: "v" },
+            { name: `x-${secret.toLowerCase()}-id`, value: "7" },
+            { name: "Cookie", value: `${secret}=abc; theme=dark` },
+          ],
+          body: null,
+        },
+        response: {
+          status: 200,
+          status_text: "OK",
+          headers: [{ name: "Set-Cookie", value: `${secret}=1; Path=/` }],
+          body: body(JSON.stringify({ [secret]: 1, ok: true })),
+          redirect_to: null,
+        },
+      }),
+    ]);
     const out = redactEvidence(e, createRedactor({ secrets: [{ id: "NAME_SECRET", value: secret }] }));
     expect(JSON.stringify(out).toLowerCase()).not.toContain(secret.toLowerCase());
     const r = out.records[0]!;
@@ -398,20 +401,6 @@ describe("createRedactor: a page without a charset", () => {
 });
 
 describe("redaction that never corrupts the app's own files", () => {
-  const e = (records: EvidenceRecord[]): Omit<Evidence, "redactions" | "evidence_id"> => ({
-    schema_version: 1,
-    source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
-    app_origin: "http://127.0.0.1:4010",
-    allowed_origins: [],
-    browser: null,
-    started_at: 1000,
-    finished_at: 2000,
-    verdict: "passed",
-    steps: [],
-    records,
-    warnings: [],
-    limitations: [],
-  });
   const answer = (seq: number, resource: EvidenceRecord["resource_type"], text: string, mime: string) =>
     rec(seq, {
       resource_type: resource,
@@ -424,7 +413,10 @@ describe("redaction that never corrupts the app's own files", () => {
   it("learns no label, empty string or boolean from a locale file, and leaves the script byte for byte", () => {
     const locale = JSON.stringify({ password: "Password", token: "", secret: true, remember: "Remember me" });
     const out = redactEvidence(
-      e([answer(0, "fetch", locale, "application/json"), answer(1, "script", script, "text/javascript")]),
+      evidenceOf([
+        answer(0, "fetch", locale, "application/json"),
+        answer(1, "script", script, "text/javascript"),
+      ]),
       createRedactor({ secrets: [] }),
     );
     expect(out.records[0]!.response!.body!.text).toBe(locale);
@@ -435,7 +427,7 @@ describe("redaction that never corrupts the app's own files", () => {
   it("still redacts a random token under token everywhere, inside scripts and documents too", () => {
     const page = `<script>window.SESSION = {"token": "${randomToken}"};</script>`;
     const out = redactEvidence(
-      e([
+      evidenceOf([
         answer(0, "fetch", JSON.stringify({ token: randomToken }), "application/json"),
         answer(1, "document", page, "text/html"),
         answer(2, "script", `${script} ${randomToken}`, "text/javascript"),
@@ -460,7 +452,7 @@ describe("redaction that never corrupts the app's own files", () => {
     });
     const echo = answer(1, "fetch", '{"note":"hunter2hunter2"}', "application/json");
     const js = answer(2, "script", "var demo = 'hunter2hunter2';", "text/javascript");
-    const out = redactEvidence(e([sent, echo, js]), createRedactor({ secrets: [] }));
+    const out = redactEvidence(evidenceOf([sent, echo, js]), createRedactor({ secrets: [] }));
     expect(out.records[0]!.request.body!.text).toBe("log=admin&pwd=[REDACTED:field:pwd]");
     expect(out.records[1]!.response!.body!.text).toBe('{"note":"[REDACTED:field:pwd]"}');
     expect(out.records[2]!.response!.body!.text).toBe("var demo = 'hunter2hunter2';");
@@ -468,7 +460,7 @@ describe("redaction that never corrupts the app's own files", () => {
 
   it("replaces a declared secret inside a script too", () => {
     const out = redactEvidence(
-      e([answer(0, "script", "var pw = 'hunter2hunter2';", "text/javascript")]),
+      evidenceOf([answer(0, "script", "var pw = 'hunter2hunter2';", "text/javascript")]),
       createRedactor({ secrets: [{ id: "pw", value: "hunter2hunter2" }] }),
     );
     expect(out.records[0]!.response!.body!.text).toBe("var pw = '[REDACTED:secret:pw]';");
@@ -478,7 +470,7 @@ describe("redaction that never corrupts the app's own files", () => {
     const csrf = "Zq3Lm9PxR2vT8kWn4bYc7dHs1fJg6aE0uQiOpXwVzNy=";
     const html = `<meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="${csrf}"><body data-jupyter-api-token="realappsjupytertoken0001"><input type="password" name="password" value=""><input name="authenticity_token" value="${csrf}">`;
     const out = redactEvidence(
-      e([
+      evidenceOf([
         answer(0, "document", html, "text/html"),
         rec(1, {
           request: {
@@ -502,7 +494,7 @@ describe("redaction that never corrupts the app's own files", () => {
   it("learns no cookie value that cannot be a credential (WordPress's test cookie), so the login page's script keeps it", () => {
     const login = 'document.cookie = "wordpress_test_cookie=WP+Cookie+check; path=/";';
     const out = redactEvidence(
-      e([
+      evidenceOf([
         rec(0, {
           response: {
             status: 200,
@@ -557,20 +549,6 @@ describe("shortSecret", () => {
 });
 
 describe("a value an answer handed out and a request header sent back (issue 13)", () => {
-  const evidenceOf = (records: EvidenceRecord[]): Omit<Evidence, "redactions" | "evidence_id"> => ({
-    schema_version: 1,
-    source: { kind: "capture", scenario: { name: "s", digest: "d" }, har: null, merged: null },
-    app_origin: "http://127.0.0.1:4010",
-    allowed_origins: [],
-    browser: null,
-    started_at: 1000,
-    finished_at: 2000,
-    verdict: "passed",
-    steps: [],
-    records,
-    warnings: [],
-    limitations: [],
-  });
   const nonce = "50c1bbcbc3";
   const answer = (seq: number, text: string, mime = "text/html") =>
     rec(seq, {
