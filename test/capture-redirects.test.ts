@@ -17,23 +17,23 @@ interface Heard {
   body: string;
 }
 
+type Answer = [number, Record<string, string>, string];
+
 interface Loopback {
   origin: string;
   heard: Heard[];
   close(): Promise<void>;
 }
 
-async function loopback(
-  answer: (req: IncomingMessage, body: string) => [number, Record<string, string>, string],
-) {
+async function loopback(answer: (req: IncomingMessage, body: string) => Answer | Promise<Answer>) {
   const heard: Heard[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
+    req.on("end", async () => {
       const body = Buffer.concat(chunks).toString("utf8");
       heard.push({ method: req.method ?? "", url: req.url ?? "", body });
-      const [status, headers, text] = answer(req, body);
+      const [status, headers, text] = await answer(req, body);
       res.writeHead(status, headers).end(text);
     });
   });
@@ -54,7 +54,7 @@ let app: Loopback;
 
 beforeAll(async () => {
   other = await loopback(() => [200, HTML, "<!doctype html><title>elsewhere</title><p>elsewhere</p>"]);
-  app = await loopback((req) => {
+  app = await loopback(async (req) => {
     switch (req.url) {
       case "/bounce307":
         return [307, { location: `${other.origin}/collect` }, ""];
@@ -75,6 +75,16 @@ fetch(location.origin.replace("localhost", "127.0.0.1") + "/aliased", { method: 
         ];
       case "/away":
         return [302, { location: `${other.origin}/landing` }, ""];
+      case "/slow-away":
+        // Answers after the scenario's last step has ended (as any popup may on a loaded machine).
+        await new Promise((r) => setTimeout(r, 1500));
+        return [302, { location: `${other.origin}/landing` }, ""];
+      case "/opens-slow-away":
+        return [
+          200,
+          HTML,
+          `<!doctype html><title>opener</title><p>opener</p><button onclick="window.open('/slow-away')">Away</button>`,
+        ];
       case "/opens-away":
         return [
           200,
@@ -208,6 +218,27 @@ describe("a popup's first document", () => {
     expect(other.heard).toEqual([]);
   });
 
+  it("still being fetched when the last step ends is waited for: the capture does not end before it knows, and the last step fails", async () => {
+    other.heard.length = 0;
+    const { evidence } = await runCapture({
+      scenario: pageScenario(app.origin, "popup-slow-redirect", [
+        { step_id: "home", action: "navigate", path: "/opens-slow-away" },
+        { step_id: "open", action: "click", target: 'role=button[name="Away"]' },
+      ]),
+    });
+    const message = `redirect from ${app.origin}/slow-away to ${other.origin} left the allowed origins (${app.origin})`;
+    const rec = evidence.records.find((r) => r.request.url === `${app.origin}/slow-away`);
+    expect(rec?.response?.status).toBe(302);
+    expect(rec?.failure).toEqual({ kind: "redirect_refused", message });
+    expect(evidence.steps.map((s) => [s.step_id, s.status, s.error])).toEqual([
+      ["home", "passed", null],
+      ["open", "failed", message],
+    ]);
+    expect(evidence.verdict).toBe("failed");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(other.heard).toEqual([]);
+  });
+
   it("that is a form posted into a blank popup and answered 307 to another origin is not resent there", async () => {
     other.heard.length = 0;
     const { evidence } = await runCapture({
@@ -217,7 +248,10 @@ describe("a popup's first document", () => {
         { step_id: "settle", action: "expect-request", request: "POST /bounce307" },
       ]),
     });
-    // The property: the write never reaches the other origin, in the browser or in the record.
+    const rec = evidence.records.find((r) => r.request.url === `${app.origin}/bounce307`);
+    expect(rec?.request.method).toBe("POST");
+    expect(rec?.response?.status).toBe(307);
+    expect(rec?.failure?.kind).toBe("redirect_refused");
     expect(evidence.records.some((r) => r.request.url.startsWith(other.origin))).toBe(false);
     await new Promise((r) => setTimeout(r, 300));
     expect(other.heard).toEqual([]);

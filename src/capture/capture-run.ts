@@ -91,3 +91,17 @@ export function runRedactor(run: CaptureRun): Redactor {
 export function noteViolation(run: CaptureRun, stepId: string | null, message: string): void {
   if (!run.violations.has(stepId)) run.violations.set(stepId, message);
 }
+
+/**
+ * Fails the step a violation belongs to when it was noted only after that
+ * step had ended passed (a popup's route fetch that outlasted its step, or
+ * the last step); one noted after every step ended fails the last step that
+ * ran. Each step fails once, with the first violation noted for it.
+ */
+export function failLateViolations(run: CaptureRun): void {
+  const last = run.steps.findLast((s) => s.status !== "cancelled");
+  for (const [stepId, message] of run.violations) {
+    const step = (stepId === null ? undefined : run.steps.find((s) => s.step_id === stepId)) ?? last;
+    if (step?.status === "passed") Object.assign(step, { status: "failed", error: message });
+  }
+}

@@ -40,7 +40,13 @@ interface Entry {
   marker: string | null;
   record: EvidenceRecord | null;
   done: Promise<void> | null;
+  /** Called when the browser reports the request finished or failed. */
+  settle: () => void;
+  settled: Promise<void>;
 }
+
+/** How long a request the route already answered may take to be reported finished by the browser. */
+const SETTLE_MS = 2000;
 
 /** What the recorder needs from the runner. */
 export interface RecorderOptions extends OriginPolicy {
@@ -60,6 +66,9 @@ export class NetworkRecorder {
   private readonly byRequest = new Map<Request, Entry>();
   private readonly refused = new WeakMap<Request, string>();
   private readonly redirectRefused = new Map<string, RedirectAnswer | null>();
+  /** Route fetches deciding a navigation or write right now (see fetchJudged). */
+  private readonly judging = new Set<Promise<void>>();
+  private readonly judged = new WeakSet<Request>();
   private probe: NetworkProbe | null = null;
   private approxBytes = 0;
   /** Asset body texts by content: a body loaded again shares the first one's string and counts once. */
@@ -109,8 +118,28 @@ export class NetworkRecorder {
     this.redirectRefused.set(marker, answer);
   }
 
+  /**
+   * Waits for every decision the route has in flight and for the browser to
+   * report the requests it answered: a popup's route fetch can outlast the
+   * last step (a loaded machine), and the capture must not end before it
+   * knows whether that popup was refused. Bounded: a fetch by its own
+   * timeout, the report by SETTLE_MS.
+   */
+  async settle(): Promise<void> {
+    while (this.judging.size > 0) await Promise.all([...this.judging]);
+    const answered = this.entries.filter((e) => e.request !== null && this.judged.has(e.request));
+    if (answered.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SETTLE_MS);
+    });
+    await Promise.race([Promise.all(answered.map((e) => e.settled)), late]);
+    clearTimeout(timer);
+  }
+
   /** Waits for every transaction in flight, closes the rest as unfinished, and returns all records in order. */
   async records(): Promise<EvidenceRecord[]> {
+    await this.settle();
     await Promise.all(this.entries.map((e) => e.done));
     for (const e of this.entries) {
       if (!e.record)
@@ -128,6 +157,10 @@ export class NetworkRecorder {
 
   private onRequest(request: Request): void {
     const marker = request.headers()[REQUEST_STEP_MARKER] ?? null;
+    let settle: () => void = () => undefined;
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
     const entry: Entry = {
       seq: this.entries.length,
       stepId: this.options.currentStep(),
@@ -135,6 +168,8 @@ export class NetworkRecorder {
       marker,
       record: null,
       done: null,
+      settle,
+      settled,
     };
     this.entries.push(entry);
     this.byRequest.set(request, entry);
@@ -160,6 +195,8 @@ export class NetworkRecorder {
       request: null,
       marker: null,
       done: null,
+      settle: () => undefined,
+      settled: Promise.resolve(),
       record: refusedWebSocketRecord(seq, this.options.currentStep(), url, refusal, Date.now()),
     });
     this.approxBytes += 512;
@@ -181,7 +218,10 @@ export class NetworkRecorder {
     // document, a form posted into a blank popup) is judged here.
     const judged = request.isNavigationRequest() || isWrite(request.method());
     if (this.probe && judged && (page === null || !this.probe.watchedFromStart(page))) {
-      await this.fetchJudged(route, this.probe);
+      this.judged.add(request);
+      const deciding = this.fetchJudged(route, this.probe);
+      this.judging.add(deciding);
+      await deciding.finally(() => this.judging.delete(deciding));
       return;
     }
     await continueWithoutMarker(route);
@@ -230,6 +270,7 @@ export class NetworkRecorder {
   private finish(request: Request): void {
     const entry = this.byRequest.get(request);
     if (!entry || entry.done) return;
+    entry.settle();
     const stopped = this.probe?.takeStopped(request.method(), request.url()) ?? null;
     const f: Failure | null = stopped
       ? { kind: "redirect_refused", message: stopped.message }

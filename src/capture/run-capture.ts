@@ -13,7 +13,13 @@ import { Interrupted } from "../errors/interrupted.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Scenario } from "../scenario/scenario-schema.js";
 import { assembleEvidence } from "./capture-evidence.js";
-import { type CaptureRun, noteViolation, overLimitMessage, planRun } from "./capture-run.js";
+import {
+  type CaptureRun,
+  failLateViolations,
+  noteViolation,
+  overLimitMessage,
+  planRun,
+} from "./capture-run.js";
 import { launchBrowser } from "./launch-browser.js";
 import { NetworkProbe } from "./network-probe.js";
 import { NetworkRecorder } from "./network-recorder.js";
@@ -114,6 +120,7 @@ async function finishRecording(
   await options.beforeClose?.(session.context);
   if (options.tracePath) await session.context.tracing.stop({ path: options.tracePath });
   const records = await session.recorder.records();
+  failLateViolations(run);
   const overLimit = overLimitMessage(run);
   if (session.recorder.recordedBytes > run.limits.max_evidence_bytes && !run.incomplete.includes(overLimit)) {
     run.incomplete.push(overLimit);
