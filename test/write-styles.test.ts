@@ -106,11 +106,10 @@ const EXPECTED: Record<string, StyleOutcome> = {
   },
   "whole-document PUT": {
     writes: {
-      put_config:
-        "withheld no_collection: PUT /config changed what GET /config answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+      put_config: "state",
     },
-    fidelity: "0/2",
-    misses: ["#0 PUT /config", "#1 GET /config"],
+    fidelity: "2/2",
+    misses: [],
   },
   "array PUT replaces the collection": {
     writes: {
@@ -157,13 +156,11 @@ const EXPECTED: Record<string, StyleOutcome> = {
   },
   "singletons /settings and /me": {
     writes: {
-      patch_me:
-        "withheld no_collection: PATCH /api/me changed what GET /api/me answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
-      patch_settings:
-        "withheld no_collection: PATCH /api/settings changed what GET /api/settings answers, which is no collection the twin holds; the twin has no rule that applies a write to it, so no recording can close this gap: the write stays withheld",
+      patch_me: "state",
+      patch_settings: "state",
     },
-    fidelity: "0/4",
-    misses: ["#0 PATCH /api/settings", "#1 GET /api/settings", "#2 PATCH /api/me", "#3 GET /api/me"],
+    fidelity: "4/8",
+    misses: ["#2 PATCH /api/settings", "#3 GET /api/settings", "#6 PATCH /api/me", "#7 GET /api/me"],
   },
   "constant UUID of the user, zone-less clock": {
     writes: {

@@ -36,6 +36,7 @@ import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
 import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
+import { type LearnedSingleton, learnSingletons } from "./singletons.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
@@ -267,6 +268,29 @@ function countEndpoints(endpoints: Endpoint[], counted: LearnedCount[]): Endpoin
   });
 }
 
+/** Endpoints of singleton documents: the read at the fixed path from state, and the writes there it serves. */
+function singletonEndpoints(endpoints: Endpoint[], singletons: LearnedSingleton[]): Endpoint[] {
+  const byTool = new Map<string, (e: Endpoint) => Endpoint>();
+  for (const d of singletons) {
+    const name = d.collection.name;
+    byTool.set(d.read.toolName, (e) => ({
+      ...e,
+      kind: "item",
+      collection: name,
+      serving: "state",
+      explain: `${e.method} ${e.template} reads the ${name} document from state (a singleton: no list shows it).`,
+    }));
+    for (const [g, v] of d.writes)
+      byTool.set(g.toolName, (e) => ({
+        ...e,
+        kind: g.method === "PUT" ? "update" : "patch",
+        collection: name,
+        ...(v.rule ? { serving: "state" as const, withheld: null, explain: v.rule.explain } : {}),
+      }));
+  }
+  return byTool.size === 0 ? endpoints : endpoints.map((e) => byTool.get(e.tool_name)?.(e) ?? e);
+}
+
 /** The end of the last timed record (start + duration), where the episode clock starts; null when untimed. */
 function lastTime(evidence: Evidence): number | null {
   let last: number | null = null;
@@ -307,12 +331,30 @@ export function learn(
     warnings,
   );
   const acknowledged = acknowledgeWrites(judged, ordered, found);
+  // Writes at a fixed path no collection explains may change a singleton document read there (singletons.ts).
+  const unexplained = new Map(
+    [...judged].flatMap(([g, j]) =>
+      j.withheld?.reason === "no_collection" && !acknowledged.has(g) ? [[g, j.withheld] as const] : [],
+    ),
+  );
+  const singletons = learnSingletons(groups, unexplained, found, ordered, { ...opts, session });
+  for (const d of singletons)
+    for (const [g, v] of d.writes)
+      judged.set(g, {
+        ...(v.rule ? { draft: v.rule, withheld: null } : { draft: null, withheld: v.withheld }),
+        warnings: [],
+      });
   const validations = groups
     .filter((g) => isWriteMethod(g.method))
     .flatMap((g) =>
       learnValidations(g, { refused: walk.refused, writes: walk.writes.filter((w) => w.obs.endpoint === g) }),
     );
   const { collections, stateServed, seed, idSequences } = collectionStates(walk);
+  for (const d of singletons) {
+    collections.push(d.collection);
+    seed.collections[d.collection.name] = [d.seed];
+  }
+  collections.sort(byName((c) => c.name));
   const counted = learnCountReads(groups, collections, walk.countReads);
   for (const k of counted) {
     const c = collections.find((x) => x.name === k.collection)!;
@@ -320,16 +362,17 @@ export function learn(
   }
 
   const served: ServedWrite[] = [...judged].flatMap(([group, j]) =>
-    j.draft ? [{ group, target: targets.get(group.key)!, rule: j.draft }] : [],
+    j.draft && targets.has(group.key) ? [{ group, target: targets.get(group.key)!, rule: j.draft }] : [],
   );
   const targeted: TargetedWrite[] = groups.flatMap((g) =>
     targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [],
   );
   const sequences = sequenceStarts(served, idSequences, (c) => walk.states.get(c)?.lastKnown.values() ?? []);
   const rules = assembleWriteRules(served, targeted, sequences);
-  const recorded = countEndpoints(
-    endpointModels(groups, found, targets, judged, rules, signIns, acknowledged),
-    counted,
+  for (const d of singletons) for (const [g, v] of d.writes) if (v.rule) rules.set(g, v.rule);
+  const recorded = singletonEndpoints(
+    countEndpoints(endpointModels(groups, found, targets, judged, rules, signIns, acknowledged), counted),
+    singletons,
   );
   // Item routes inferred from a sibling's confirmed pair, labelled so (inferred-routes.ts); none with infer: false.
   const inferred = infer ? inferItemRoutes(collections, recorded) : { collections, endpoints: recorded };
@@ -345,7 +388,9 @@ export function learn(
     collections: inferred.collections,
     write_rules: [...rules.values()].sort(byName((r) => r.tool_name)),
     replays: replayedReads(
-      ordered.filter((o) => !counted.some((k) => k.explained.includes(o))),
+      ordered.filter(
+        (o) => !counted.some((k) => k.explained.includes(o)) && !singletons.some((d) => d.served.has(o)),
+      ),
       found,
       stateServed,
       signIns,

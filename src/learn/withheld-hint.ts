@@ -30,6 +30,8 @@ export interface HintContext {
   anonymous?: boolean;
   /** For `read_back_disagrees`: the record of the read that contradicted a field no later write set. */
   readAt?: number;
+  /** A write of a singleton document (a fixed path): no read of it just before and just after the write, nothing between. */
+  around?: boolean;
   /** Every unconfirmed write was a create a full list after it did not show: the first one's id and that list's record. */
   unseen?: { id: string; at: number };
 }
@@ -42,9 +44,11 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     not_read_back: () =>
       c.unseen
         ? `The full ${read} after ${w} (records[${c.unseen.at}]) does not show the entity it created (id ${c.unseen.id}): the recording shows the app not keeping it, and a twin that kept it would answer otherwise, so no recording can close this gap: the write stays withheld`
-        : c.anonymous
-          ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
-          : `Record a ${read} after ${w} to confirm its effect`,
+        : c.around
+          ? `No ${w} in the recording has a ${read} just before it and just after it with no other write in between, so what it changed is not shown; record ${read}, then ${w}, then ${read} again`
+          : c.anonymous
+            ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
+            : `Record a ${read} after ${w} to confirm its effect`,
     read_back_disagrees: () =>
       c.readAt !== undefined
         ? `The read after ${w} (records[${c.readAt}]) shows a different "${c.field}" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`

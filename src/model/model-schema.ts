@@ -406,6 +406,13 @@ export const CollectionSchema = z.strictObject({
    * them, reads leave them out. Absent: none (older models read).
    */
   hidden: z.array(z.string()).optional(),
+  /**
+   * A singleton document (`GET /api/settings`, src/learn/singletons.ts): the collection holds one entity, the
+   * document `item_endpoint` (a fixed path, no path parameter) answers; `list_endpoint` is null. Its id is the
+   * collection's name, kept under `id_field`, a key no recorded document holds (in `hidden`): the item read and the
+   * writes at that path name it without a path parameter. Absent: false (older models read).
+   */
+  singleton: z.literal(true).optional(),
   explain: z.string(),
 });
 

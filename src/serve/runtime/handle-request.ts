@@ -39,15 +39,24 @@ function unknownParams(c: Collection, kind: "list" | "item", query: [string, str
   return [...new Set(query.map(([k]) => k).filter((k) => !known.has(k)))];
 }
 
+/** The match naming a singleton document by its id (the collection's name under its id field), as a path would. */
+function singletonMatch(c: Collection, m: RouteMatch): RouteMatch {
+  return {
+    route: { ...m.route, params: [...m.route.params, c.id_field] },
+    params: { ...m.params, [c.id_field]: c.name },
+  };
+}
+
 function serveFromState(
   model: Model,
   episode: Episode,
   req: TwinRequest,
-  m: RouteMatch,
+  match: RouteMatch,
 ): TwinResponse | null {
-  const ep = m.route.endpoint;
-  const c = collectionOf(model, ep.collection);
+  const c = collectionOf(model, match.route.endpoint.collection);
   if (!c) return null;
+  const m = c.singleton ? singletonMatch(c, match) : match;
+  const ep = m.route.endpoint;
   const list = episode.state.collection(c.name);
   const scope = ep.kind === "list" ? unlistedScope(c, list, m.params) : null;
   if (scope !== null) return explainUnlistedScope(ep, c.name, scope);
