@@ -87,6 +87,8 @@ export type Meaning =
   | { kind: "page"; key: string; path: string[]; n: number; base: number }
   | { kind: "fields"; key: string; pattern: QuerySegment[]; syntax: "list" | "keys"; names: string[] }
   | { kind: "ignore"; key: string; path: string[]; value: string }
+  /** A word value selecting the entities whose boolean field holds `equals` (`status_id=open`: `status.is_closed` false). */
+  | { kind: "word"; key: string; path: string[]; value: string; field: string; equals: boolean }
   /** The page after the entity the cursor names. */
   | { kind: "cursor"; key: string; path: string[]; id: string; codec: CursorCodec };
 
@@ -301,6 +303,49 @@ function fieldsCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
   return out;
 }
 
+/** A value that reads as a word (`open`, `closed`), not a number, a list, an operator or a pattern. */
+const WORD = /^[A-Za-z][A-Za-z_-]*$/;
+
+/**
+ * The boolean fields of the sample, top-level and one level down (`status.is_closed`), each present in every entity
+ * (a field some entities lack selects nothing the evidence could confirm).
+ */
+function booleanFields(sample: Entity[]): string[] {
+  const fields = new Set<string>();
+  for (const e of sample.slice(0, 20))
+    for (const [k, v] of Object.entries(e)) {
+      if (typeof v === "boolean") fields.add(k);
+      else if (v !== null && typeof v === "object" && !Array.isArray(v))
+        for (const [k2, v2] of Object.entries(v)) if (typeof v2 === "boolean") fields.add(`${k}.${k2}`);
+    }
+  return [...fields].filter((f) => sample.every((e) => typeof fieldValue(e, f) === "boolean")).sort();
+}
+
+/**
+ * A word value that selects by a boolean field, when no entity holds the word as a value of the field its name
+ * gives (`status_id=open` where `status.id` holds numbers): one candidate per boolean field and truth value; the
+ * recorded answers decide which, if any.
+ */
+function wordCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
+  const value = leaf.value;
+  if (typeof value !== "string" || !WORD.test(value) || directionOf(value) || opToken(value)) return [];
+  const named = leaf.path.flatMap((p) => resolveField(p, sample));
+  if (
+    named.some((f) => sample.some((e) => queryText(fieldValue(e, f)).toLowerCase() === value.toLowerCase()))
+  )
+    return [];
+  return booleanFields(sample).flatMap((field) =>
+    [false, true].map((equals) => ({
+      kind: "word" as const,
+      key: `word|${pathText(leaf.path)}=${JSON.stringify(value)}|${field}|${equals}`,
+      path: leaf.path,
+      value,
+      field,
+      equals,
+    })),
+  );
+}
+
 /** Every candidate meaning of a leaf, judged on the entities of its read (the last one is always "no effect"). */
 export function leafCandidates(leaf: QueryLeaf, sample: Entity[], cursor?: CursorCodec): Meaning[] {
   const out: Meaning[] = [...filterCandidates(leaf, sample)];
@@ -327,7 +372,7 @@ export function leafCandidates(leaf: QueryLeaf, sample: Entity[], cursor?: Curso
     for (const base of [1, 0])
       out.push({ kind: "page", key: `page|${pathText(leaf.path)}|base:${base}`, path: leaf.path, n, base });
   }
-  out.push(...fieldsCandidates(leaf, sample));
+  out.push(...fieldsCandidates(leaf, sample), ...wordCandidates(leaf, sample));
   const value = Array.isArray(leaf.value) ? leaf.value.map(queryText).join(",") : queryText(leaf.value);
   out.push({
     kind: "ignore",
@@ -347,6 +392,7 @@ const idOf = (e: Entity, idField: string) => {
 function plausible(m: Meaning, read: QueryRead, answeredFull: (Entity | null)[]): boolean {
   const known = answeredFull.filter((e): e is Entity => e !== null);
   if (m.kind === "filter") return known.every((e) => valuePasses(fieldValue(e, m.field), m.op, m.values));
+  if (m.kind === "word") return known.every((e) => fieldValue(e, m.field) === m.equals);
   if (m.kind === "search") return known.every((e) => searchPasses(e, textFields(e), m.term, m.caseSensitive));
   if (m.kind === "sort") {
     if (known.length !== read.answer.length) return true;
@@ -367,7 +413,9 @@ function plausible(m: Meaning, read: QueryRead, answeredFull: (Entity | null)[])
 function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
   const decisive = meanings.map(() => false);
   const searchFields = new Map<number, { fields: string[]; bad: string[] }>();
-  const filtered = new Set(meanings.flatMap((m) => (m.kind === "filter" ? [m.field] : [])));
+  const filtered = new Set(
+    meanings.flatMap((m) => (m.kind === "filter" || m.kind === "word" ? [m.field] : [])),
+  );
   let rows = read.base.filter((e) =>
     read.defaultFilter.every(
       (d) => filtered.has(d.field) || queryText(fieldValue(e, d.field)) === queryText(d.value),
@@ -378,6 +426,10 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
   for (const [i, m] of meanings.entries()) {
     if (m.kind === "filter") {
       const next = rows.filter((e) => valuePasses(fieldValue(e, m.field), m.op, m.values));
+      decisive[i] = next.length < rows.length;
+      rows = next;
+    } else if (m.kind === "word") {
+      const next = rows.filter((e) => fieldValue(e, m.field) === m.equals);
       decisive[i] = next.length < rows.length;
       rows = next;
     }

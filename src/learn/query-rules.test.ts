@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
 import { learnSpecs, list } from "../../test/support/learn-specs.js";
 import { queryLeaves } from "../model/query-language.js";
-import { planQuery } from "../model/query-plan.js";
+import { planQuery, type QueryPlan, runQueryPlan } from "../model/query-plan.js";
 
 const THINGS = [
   { id: 1, title: "Milk", status: "open", price: 3, owner: { id: 7, name: "Ann" }, tags: ["food"] },
@@ -337,5 +337,61 @@ describe("operators spelt in a name's suffix or in the value", () => {
   it("rejects an operator in the value the answer contradicts (price=gt.3 answered with every thing)", () => {
     const { rules } = rulesOf([read("price=gt.3", 1, 2, 3, 4)]);
     expect(rules.filter((r) => r.kind === "filter")).toEqual([]);
+  });
+});
+
+describe("a word value selecting by a boolean field", () => {
+  const TICKETS = [
+    { id: 1, title: "Login", state: { id: 1, name: "New", is_closed: false }, urgent: false },
+    { id: 2, title: "Crash", state: { id: 5, name: "Closed", is_closed: true }, urgent: false },
+    { id: 3, title: "Docs", state: { id: 2, name: "Doing", is_closed: false }, urgent: true },
+  ];
+  const tickets = (...ids: number[]) => ids.map((id) => TICKETS.find((t) => t.id === id)!);
+  const word = (query: string, ...ids: number[]): RecordSpec => ({
+    path: `/api/tickets?${query}`,
+    status: 200,
+    res: tickets(...ids),
+  });
+  const learned = (entities: typeof TICKETS, specs: RecordSpec[]) => {
+    const { model } = learnSpecs([{ path: "/api/tickets", status: 200, res: entities }, ...specs]);
+    return { c: model.collections[0]!, replays: model.replays.map((r) => r.path_and_query) };
+  };
+
+  it("confirms `state_id=open` as the entities whose state.is_closed is false, and `closed` as true", () => {
+    const { c, replays } = learned(TICKETS, [word("state_id=open", 1, 3), word("state_id=closed", 2)]);
+    const words = c.query!.rules.filter((r) => r.kind === "word").map(({ explain: _, ...r }) => r);
+    expect(words).toEqual([
+      { kind: "word", path: ["state_id"], value: "closed", field: "state.is_closed", equals: true },
+      { kind: "word", path: ["state_id"], value: "open", field: "state.is_closed", equals: false },
+    ]);
+    expect(replays).toEqual([]);
+    // Served from state: a ticket closed since is left out of `open`.
+    const now = [TICKETS[0]!, { ...TICKETS[2]!, state: { id: 5, name: "Closed", is_closed: true } }];
+    const planned = planQuery(c.query!, queryLeaves([["state_id", "open"]]), now);
+    expect(planned).toHaveProperty("plan");
+    const out = runQueryPlan((planned as { plan: QueryPlan }).plan, now);
+    expect("rows" in out && out.rows.map((e) => e["id"])).toEqual([1]);
+    // A word the recording never showed is unlearned, not read by the field the others selected on.
+    expect(planQuery(c.query!, queryLeaves([["state_id", "mine"]]), TICKETS)).toMatchObject({
+      unlearned: [{ path: ["state_id"] }],
+    });
+  });
+
+  it("rejects a word two boolean fields explain alike: the read replays", () => {
+    // `urgent` is true exactly where state.is_closed is: `open` fits both fields, so the evidence does not decide.
+    const twins = TICKETS.map((t) => ({ ...t, urgent: t.state.is_closed }));
+    const { c, replays } = learned(twins, [
+      { path: "/api/tickets?state_id=open", status: 200, res: [twins[0]!, twins[2]!] },
+    ]);
+    expect((c.query?.rules ?? []).filter((r) => r.kind === "word")).toEqual([]);
+    expect(replays).toEqual(["/api/tickets?state_id=open"]);
+  });
+
+  it("takes a word that kept every entity as changing nothing, not as a selection", () => {
+    const open = [TICKETS[0]!, TICKETS[2]!];
+    const { c } = learned(open, [{ path: "/api/tickets?state_id=open", status: 200, res: open }]);
+    expect(c.query!.rules.map(({ explain: _, ...r }) => r)).toEqual([
+      { kind: "ignore", path: ["state_id"], values: ["open"] },
+    ]);
   });
 });

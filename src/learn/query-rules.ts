@@ -48,6 +48,7 @@ const PRIORITY: Meaning["kind"][] = [
   "search",
   "cursor",
   "ignore",
+  "word",
 ];
 
 interface Analysed<O> {
@@ -73,10 +74,30 @@ function contradicted<O>(reads: Analysed<O>[], alive: Set<string>): Set<string> 
       const used = new Set(live.map((e) => e.meanings[i]!.key));
       // The leaf had no effect for this very value and nothing else fits: an exception, not a contradiction.
       if ([...used].every((k) => k.startsWith("ignore|"))) return;
-      for (const k of a.cands[i]!) if (alive.has(k) && !used.has(k)) out.add(k);
+      // A word of this value may select (`status_id=closed`): the leaf does not speak against the filter syntax
+      // other names follow (`project_id=1`), as a value that changed nothing does not.
+      const word = [...used].some((k) => k.startsWith("word|"));
+      for (const k of a.cands[i]!)
+        if (alive.has(k) && !used.has(k) && !(word && k.startsWith("filter|"))) out.add(k);
     });
   }
   return out;
+}
+
+/**
+ * The word meanings the recording does not decide between: for one parameter and word (`status_id=open`), two
+ * boolean fields or truth values that every read leaves alive. Neither is taken (the read is replayed or missed).
+ */
+function undecidedWords<O>(reads: Analysed<O>[], alive: Set<string>): Set<string> {
+  const byWord = new Map<string, Set<string>>();
+  for (const a of reads)
+    for (const e of aliveExplanations(a, alive))
+      for (const m of e.meanings)
+        if (m.kind === "word") {
+          const word = `${JSON.stringify(m.path)}=${m.value}`;
+          byWord.set(word, new Set([...(byWord.get(word) ?? []), m.key]));
+        }
+  return new Set([...byWord.values()].filter((keys) => keys.size > 1).flatMap((keys) => [...keys]));
 }
 
 /**
@@ -157,7 +178,7 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
   });
   const alive = new Set(analysed.flatMap((a) => a.all.flatMap((e) => e.meanings.map((m) => m.key))));
   for (let round = 0; round < 50; round++) {
-    const bad = contradicted(analysed, alive);
+    const bad = new Set([...contradicted(analysed, alive), ...undecidedWords(analysed, alive)]);
     if (bad.size === 0) break;
     for (const k of bad) alive.delete(k);
   }
@@ -325,6 +346,15 @@ function toRule(
         path: m.path,
         codec: m.codec,
         explain: `${m.path.join(".")} is the cursor a list answer gave: the page after the entity it names (${m.codec.codec === "plain" ? "" : `${m.codec.codec} of `}${JSON.stringify(m.codec.template)}); ${seen}.`,
+      };
+    case "word":
+      return {
+        kind: "word",
+        path: m.path,
+        value: m.value,
+        field: m.field,
+        equals: m.equals,
+        explain: `${m.path.join(".")}=${m.value} selects the entities whose ${m.field} is ${m.equals}; ${seen}.`,
       };
     case "ignore":
       return {

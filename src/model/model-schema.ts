@@ -196,6 +196,15 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     syntax: z.enum(["list", "keys"]),
     explain: z.string(),
   }),
+  /** A word value selecting the entities whose boolean `field` is `equals` (`status_id=open`: `status.is_closed` false); this exact value only. */
+  z.strictObject({
+    kind: z.literal("word"),
+    path: QueryPathSchema,
+    value: z.string(),
+    field: z.string(),
+    equals: z.boolean(),
+    explain: z.string(),
+  }),
   /** A parameter that changed nothing: for these exact values, or any value (`values: null`, a cache-buster). */
   z.strictObject({
     kind: z.literal("ignore"),

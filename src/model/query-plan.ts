@@ -106,7 +106,8 @@ type Part =
   | { kind: "page"; n: number; base: number }
   | { kind: "fields"; names: string[] }
   | { kind: "cursor"; id: string }
-  | { kind: "ignore" };
+  | { kind: "ignore" }
+  | { kind: "word"; field: string; equals: boolean };
 
 function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null {
   switch (rule.kind) {
@@ -182,6 +183,10 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
       const id = decodeCursor(rule.codec, leaf.value);
       return id === null ? null : { kind: "cursor", id };
     }
+    case "word":
+      return samePath(rule.path, leaf.path) && leaf.value === rule.value
+        ? { kind: "word", field: rule.field, equals: rule.equals }
+        : null;
     case "ignore": {
       if (!samePath(rule.path, leaf.path)) return null;
       const text = Array.isArray(leaf.value) ? leaf.value.map(queryText).join(",") : queryText(leaf.value);
@@ -213,6 +218,7 @@ export function planQuery(
   };
   const unlearned: QueryLeaf[] = [];
   const exactIgnores = query.rules.filter((r) => r.kind === "ignore" && r.values !== null);
+  const words = query.rules.filter((r) => r.kind === "word");
   const anyIgnores = query.rules.filter((r) => r.kind === "ignore" && r.values === null);
   const directionPaths = query.rules.flatMap((r) =>
     r.kind === "sort" && r.direction_path ? [r.direction_path] : [],
@@ -220,6 +226,12 @@ export function planQuery(
   let direction: "asc" | "desc" | null = null;
   let sortPart: Extract<Part, { kind: "sort" }> | null = null;
   for (const leaf of leaves) {
+    // A word confirmed for this exact value (`status_id=open`) selects by its boolean field.
+    const word = words.map((r) => partOf(r, leaf, sample)).find((p) => p?.kind === "word");
+    if (word?.kind === "word") {
+      plan.filters.push({ field: word.field, op: "eq", values: [word.equals] });
+      continue;
+    }
     if (exactIgnores.some((r) => partOf(r, leaf, sample))) continue;
     if (directionPaths.some((p) => samePath(p, leaf.path)) && directionOf(leaf.value)) {
       direction = directionOf(leaf.value);
