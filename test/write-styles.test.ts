@@ -129,8 +129,8 @@ const EXPECTED: Record<string, StyleOutcome> = {
     writes: {
       put_pages_by_id: "state",
     },
-    fidelity: "3/4",
-    misses: ["#3 PUT /api/pages/3"],
+    fidelity: "4/4",
+    misses: [],
   },
   "batch PATCH {keys, data}": {
     writes: {

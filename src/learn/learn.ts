@@ -25,6 +25,7 @@ import { derivedFields, sightings } from "./derived-fields.js";
 import { type FoundEmbed, replayEmbeds } from "./embedded-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
+import { learnEtag, learnStaleIfMatch } from "./etag-rules.js";
 import { hiddenPointers } from "./hidden-fields.js";
 import { sequenceStarts } from "./id-sequences.js";
 import { inferItemRoutes } from "./inferred-routes.js";
@@ -350,6 +351,19 @@ export function learn(
       learnValidations(g, { refused: walk.refused, writes: walk.writes.filter((w) => w.obs.endpoint === g) }),
     );
   const { collections, stateServed, seed, idSequences } = collectionStates(walk);
+  // Entity tags item reads send, and the stale If-Match refusals they explain (etag-rules.ts).
+  for (const c of collections) {
+    const col = found.find((f) => f.name === c.name);
+    const etag = col ? learnEtag(col) : null;
+    if (!etag) continue;
+    c.etag = etag;
+    for (const g of groups) {
+      const t = targets.get(g.key);
+      if (!t || t.collection !== col || t.kind === "create") continue;
+      const stale = learnStaleIfMatch(g, etag, walk.refused, walk.writes);
+      if (stale) validations.push(stale);
+    }
+  }
   for (const d of singletons) {
     collections.push(d.collection);
     seed.collections[d.collection.name] = [d.seed];

@@ -422,6 +422,15 @@ export const CollectionSchema = z.strictObject({
    * writes at that path name it without a path parameter. Absent: false (older models read).
    */
   singleton: z.literal(true).optional(),
+  /**
+   * The entity tag item reads send (src/learn/etag-rules.ts): header `header` (lower case, `etag`) is `prefix` + the
+   * entity's `field` + `suffix` (`"v` + version + `"`) in every recorded item read that sent one (two tags or more,
+   * one field explaining them all). Serve sends it on item reads; a `stale` validation with `header` compares a
+   * write's `If-Match` with it. Absent when none (so older models read).
+   */
+  etag: z
+    .strictObject({ header: z.string(), field: z.string(), prefix: z.string(), suffix: z.string() })
+    .optional(),
   explain: z.string(),
 });
 
@@ -724,6 +733,12 @@ export const ValidationRuleSchema = z.strictObject({
    * entity of the collection (its scope) already holds there (no success sent one held).
    */
   kind: z.enum(["type", "null", "range", "stale", "unique"]).optional(),
+  /**
+   * With `kind: stale`: the request header (lower case, `if-match`) the rule reads instead of the body (`pointer`
+   * is then ""): it fires when the request sends the header and it differs from the collection's `etag` of the
+   * entity the path names. Absent: the rule reads the body (so older models read).
+   */
+  header: z.string().optional(),
   types: z.array(z.enum(["string", "number", "boolean", "object", "array"])).optional(),
   below: z.number().optional(),
   above: z.number().optional(),

@@ -455,9 +455,15 @@ export function itemRead(
     nulls.length === 0
       ? shownFound
       : { ...shownFound, ...Object.fromEntries(nulls.filter((k) => k in shownFound).map((k) => [k, null])) };
+  // The entity tag every recorded item read sent (src/learn/etag-rules.ts), from the entity the state holds.
+  const v = c.etag ? found[c.etag.field] : undefined;
+  const tag =
+    c.etag && (typeof v === "string" || typeof v === "number")
+      ? { [c.etag.header]: `${c.etag.prefix}${v}${c.etag.suffix}` }
+      : {};
   return {
     status: 200,
-    headers: { ...JSON_HEADERS },
+    headers: { ...JSON_HEADERS, ...tag },
     body: { kind: "json", value: wrapItem(c, entity) },
     served_by: "state",
     rule,

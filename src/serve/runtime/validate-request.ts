@@ -71,6 +71,13 @@ function conflicts(model: Model, r: ValidationRule, v: unknown, at: ValidationPl
   const list = at.episode.state.collection(c.name);
   if (r.kind === "stale") {
     const entity = locate(c, list, at.params, rule.id_param ?? "");
+    // A header rule compares the sent tag with the entity's ETag (its field in the tag's format).
+    if (r.header !== undefined) {
+      const f = c.etag ? entity?.[c.etag.field] : undefined;
+      return (
+        (typeof f === "string" || typeof f === "number") && v !== `${c.etag!.prefix}${f}${c.etag!.suffix}`
+      );
+    }
     return entity !== undefined && Object.hasOwn(entity, r.field) && !same(entity[r.field], v);
   }
   const scope = c.parent ? at.params[c.parent.param] : undefined;
@@ -88,10 +95,16 @@ export function validateRequest(
 ): TwinResponse | null {
   const rules = rulesOf(model, tool);
   if (rules.length === 0) return null;
+  // A rule on a request header (a stale If-Match) applies whatever the body.
+  const byHeader = rules.find(
+    (r) => r.header !== undefined && conflicts(model, r, req.headers[r.header], at),
+  );
+  if (byHeader) return recordedAnswer(byHeader, "validation", tool);
   const body = bodyObject(req.body);
   // Only an object body was ever recorded failing; the app's answer to anything else is unknown.
   if (body === null || typeof body !== "object" || Array.isArray(body)) return null;
   const rule = rules.find((r) => {
+    if (r.header !== undefined) return false;
     const v = readPointer(body, r.pointer);
     return r.kind === "stale" || r.kind === "unique" ? conflicts(model, r, v, at) : fails(r, v);
   });
