@@ -8,8 +8,11 @@
 //  3. the twin's RSS with 1, 100 and 1,000 episodes of a 10k and a 100k seed,
 //     each episode after 10 writes;
 //  4. while item reads load other episodes of a 100k seed: diff and reset
-//     latency of an episode with 10 changes, and the p99 of the item reads
-//     with and without a loop reading a 100k-entity state.
+//     latency of an episode with 10 changes; the p99 of the item reads alone
+//     and while a 100k-entity state is read, in BENCH_ROUNDS (30) interleaved
+//     rounds of BENCH_PHASE_MS (700) windows; the longest slice the twin held
+//     its event loop for a streamed answer (as it publishes on its diagnostics
+//     channel), its event-loop delay and GC pauses.
 // Every load is bounded: autocannon for BENCH_SECONDS (default 5) per run, the
 // latency probes for a fixed count. Runs alternate servers (A B C C B A) and
 // average the two, so a load change on this shared machine tilts no ratio.
@@ -17,11 +20,12 @@
 // (a before/after comparison); BENCH_MEMORY picks the episode counts
 // ("10000:1,100,1000 100000:1,100,1000").
 import { spawn } from "node:child_process";
+import { subscribe } from "node:diagnostics_channel";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { createHistogram, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { firstLine, items, itemsTwinBundle, writeMixRequests } from "./lib/bench-servers.mjs";
@@ -37,6 +41,8 @@ const MEMORY = (process.env.BENCH_MEMORY ?? "10000:1,100,1000 100000:1,100,1000"
 });
 const MAX_EPISODES = Math.max(...MEMORY.flatMap((m) => m.counts)) + 2;
 const JSON_HEADERS = { "content-type": "application/json" };
+/** The channel the twin publishes each slice of a streamed answer on (src/serve/send-response.ts). */
+const STREAM_SLICE_CHANNEL = "apptwin:serve:stream-slice";
 
 // ---------------------------------------------------------------- children
 
@@ -106,13 +112,29 @@ async function bareChild(n) {
 }
 
 /**
- * A child answers on its IPC channel: "rss" with its RSS after a full GC; "loop" with its event-loop delay
- * (p99 and max, ms) and CPU time since the previous "loop" (how long the twin itself ever stalled).
+ * A child answers on its IPC channel: "rss" with its RSS after a full GC; "loop", for the time since the previous
+ * "loop": its event-loop delay (p99 and max, ms), its CPU time, its GC pauses (count, longest, total ms), and the
+ * slices a streamed answer (state, diff) held the event loop for, as the twin publishes them on its diagnostics
+ * channel (count, p50, p99, longest, ms; none from a twin that does not publish them).
  */
 function serveRss() {
   let loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   let cpu = process.cpuUsage();
+  let slices = createHistogram();
+  let sliceCpu = createHistogram();
+  subscribe(STREAM_SLICE_CHANNEL, ({ ms, cpu_ms }) => {
+    slices.record(Math.max(1, Math.round(ms * 1000)));
+    sliceCpu.record(Math.max(1, Math.round(cpu_ms * 1000)));
+  });
+  let gc = { count: 0, max: 0, total: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.count += 1;
+      gc.max = Math.max(gc.max, e.duration);
+      gc.total += e.duration;
+    }
+  }).observe({ entryTypes: ["gc"] });
   process.on("message", (m) => {
     if (m === "rss") {
       globalThis.gc?.();
@@ -122,19 +144,34 @@ function serveRss() {
     } else if (m === "loop") {
       loop.disable();
       const used = process.cpuUsage(cpu);
+      const ms = (h, q) => (h.count === 0 ? 0 : (q === "max" ? h.max : h.percentile(q)) / 1000);
       process.send({
         p99: loop.percentile(99) / 1e6,
         max: loop.max / 1e6,
         cpu_ms: (used.user + used.system) / 1000,
         user_ms: used.user / 1000,
         sys_ms: used.system / 1000,
+        gc,
+        slices: {
+          count: slices.count,
+          p50: ms(slices, 50),
+          p99: ms(slices, 99),
+          max: ms(slices, "max"),
+          cpu_p99: ms(sliceCpu, 99),
+          cpu_max: ms(sliceCpu, "max"),
+        },
       });
       loop = monitorEventLoopDelay({ resolution: 1 });
       loop.enable();
       cpu = process.cpuUsage();
+      slices = createHistogram();
+      sliceCpu = createHistogram();
+      gc = { count: 0, max: 0, total: 0 };
     }
   });
   process.on("SIGTERM", () => process.exit(0));
+  // The bench gone (it ended, or failed before it stopped this child): this child goes too.
+  process.on("disconnect", () => process.exit(0));
 }
 
 // ---------------------------------------------------------------- servers
@@ -309,6 +346,57 @@ async function readLoad(base, episodes, ms, connections = 8) {
     }),
   );
   return latencies;
+}
+
+/** Latencies (us) counted in log-spaced bins 2% wide, so windows' latencies pool by adding their bins. */
+const BIN_GROWTH = 1.02;
+function bins(latencies) {
+  const out = new Float64Array(1000);
+  for (const us of latencies)
+    out[Math.min(999, Math.max(0, Math.floor(Math.log(us) / Math.log(BIN_GROWTH))))] += 1;
+  return out;
+}
+
+/** The p-th percentile (us, a bin's upper edge) of the sum of `windows` (bins of each). */
+function binPercentile(windows, p) {
+  const sum = new Float64Array(1000);
+  for (const w of windows) for (let i = 0; i < 1000; i++) sum[i] += w[i];
+  const total = sum.reduce((a, b) => a + b, 0);
+  let seen = 0;
+  for (let i = 0; i < 1000; i++) {
+    seen += sum[i];
+    if (seen >= (p / 100) * total) return BIN_GROWTH ** (i + 1);
+  }
+  return BIN_GROWTH ** 1000;
+}
+
+/**
+ * The ratio of the pooled p99s of `test` to `base` windows (one of each a round) over rounds resampled with
+ * replacement, `n` times: its 5th and 95th percentiles, how far the pooled ratio moves with which rounds ran.
+ */
+function bootstrapRatio(test, base, n = 1000) {
+  let x = 0x9e3779b9;
+  const next = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  const ratios = [];
+  for (let k = 0; k < n; k++) {
+    const pick = Array.from({ length: test.length }, () => Math.floor(next() * test.length));
+    ratios.push(
+      binPercentile(
+        pick.map((i) => test[i]),
+        99,
+      ) /
+        binPercentile(
+          pick.map((i) => base[i]),
+          99,
+        ),
+    );
+  }
+  return [percentile(ratios, 5), percentile(ratios, 95)];
 }
 
 function percentile(values, p) {
@@ -498,7 +586,16 @@ async function controlPlane() {
     await tenWrites(twin.url, "graded");
     await tenWrites(twin.url, "big");
     const changes = JSON.parse((await control("GET", "episodes/graded/diff")).text).changes.length;
-    const entities = JSON.parse((await control("GET", "episodes/big/state")).text).collections.items.length;
+    // The first state read of a seed builds the seed's text (once, shared by every episode), in slices too.
+    await ask(twin, "loop");
+    const first = await timed(1, () => control("GET", "episodes/big/state"));
+    const built = await ask(twin, "loop");
+    const stateText = (await control("GET", "episodes/big/state")).text;
+    const stateBytes = Buffer.byteLength(stateText);
+    const entities = JSON.parse(stateText).collections.items.length;
+    console.log(
+      `first state read of the ${n}-entity seed (builds its text): ${f0(first[0])} ms, ${built.slices.count} slices, longest ${f2(built.slices.max)} ms wall, ${f2(built.slices.cpu_max)} ms of CPU; twin event-loop delay longest ${f1(built.max)} ms, GC pause longest ${f1(built.gc.max)} ms`,
+    );
 
     // diff and reset: alone, then probed every 10 ms while the read load runs.
     const diffAlone = await timed(200, () => control("GET", "episodes/graded/diff"));
@@ -522,37 +619,35 @@ async function controlPlane() {
       `reset of an episode after 10 writes under the read load: p50 ${p(resetLoaded, 50)} ms p99 ${p(resetLoaded, 99)} ms (${resetLoaded.length} resets)`,
     );
 
-    // p99 of item reads on other episodes, alone and while another process reads the state of `big` over and
-    // over: at 20 MB/s (a harness reading as it goes), then as fast as it can. A p99 moves with whatever else the
-    // shared machine runs, so the phases are short and interleaved (each round runs all three, in an order that
-    // turns round to round), each test phase is compared with the baseline of its own round, and the ratio
-    // reported is the median over the rounds. The twin's own event-loop delay says whether it ever stalled; at full
-    // speed the bytes themselves take CPU on this shared machine.
-    // The state reader is one process for every round, started before them and idle in the baseline phases: a
-    // process started per test phase (Node and this module loading, a good part of a 1.5 s phase on a loaded
-    // machine) was itself what slowed the item reads in those phases.
+    // p99 of item reads on other episodes, alone and while another process reads the state of `big`: at 20 MB/s (a
+    // harness reading as it goes), then as fast as it can. A p99 moves with whatever else the shared machine runs,
+    // so the comparison is built to survive it: short windows of the three kinds, interleaved (each round runs all
+    // three, the order rotating round to round so each kind takes each place equally), each test window compared
+    // with the baseline window of its own round; reported as the median of those per-round ratios with their spread
+    // (quartiles, range), beside the ratio of the p99s of every window of a kind pooled. The state reader is one
+    // process for every round, started before them and idle in the baseline windows (a process started per window
+    // was itself what slowed the reads), and it abandons a state read still going when its window ends.
+    // By construction the twin never holds its event loop long for a state: the stream works in slices of about
+    // 2 ms and lets other requests run between them; the twin publishes each slice's length, reported here (count,
+    // p99, the longest), beside its event-loop delay and GC pauses (what else holds the loop).
     const reader = {
       child: spawn(process.execPath, [fileURLToPath(import.meta.url), "--state-reader"], {
         stdio: ["ignore", "inherit", "inherit", "ipc"],
       }),
     };
     await new Promise((resolve) => reader.child.once("message", resolve));
-    const rounds = Number(process.env.BENCH_ROUNDS ?? 12);
-    const phaseMs = Number(process.env.BENCH_PHASE_MS ?? 2000);
-    const phase = async (label, rate) => {
+    const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
+    const phaseMs = Number(process.env.BENCH_PHASE_MS ?? 700);
+    const stateUrl = `${twin.url}/__apptwin/episodes/big/state`;
+    const phase = async (rate) => {
       await ask(twin, "loop");
-      let state = null;
-      let reads;
-      if (rate === null) reads = await readLoad(twin.url, readers, phaseMs);
-      else {
-        const url = `${twin.url}/__apptwin/episodes/big/state`;
-        [reads, state] = await Promise.all([
-          readLoad(twin.url, readers, phaseMs),
-          ask(reader, { url, ms: phaseMs, rate }),
-        ]);
-      }
+      const [reads, state] = await Promise.all([
+        readLoad(twin.url, readers, phaseMs),
+        rate === null ? null : ask(reader, { url: stateUrl, ms: phaseMs, rate }),
+      ]);
+      if (state?.error) throw new Error(`the state reader failed: ${state.error}`);
       const loop = await ask(twin, "loop");
-      return { label, reads: reads.length, state, loop, p99: percentile(reads, 99) / 1000 };
+      return { latencies: reads, bins: bins(reads), state, loop, p99: percentile(reads, 99) / 1000 };
     };
     const kinds = [
       ["alone", null],
@@ -561,34 +656,69 @@ async function controlPlane() {
     ];
     const perRound = [];
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? kinds : [...kinds].reverse();
+      const order = kinds.map((_, i) => kinds[(i + round) % kinds.length]);
       const got = new Map();
-      for (const [label, rate] of order) got.set(label, await phase(label, rate));
+      for (const [label, rate] of order) got.set(label, await phase(rate));
       perRound.push(got);
     }
-    const median = (xs) => percentile(xs, 50);
+    reader.child.kill("SIGTERM");
+    const q = (xs, p) => percentile(xs, p);
+    const [l1] = loadavg();
     console.log(
-      `item reads on other episodes while a state is read (${rounds} rounds of the three phases, ${phaseMs} ms each, interleaved; medians over the rounds):`,
+      `item reads on other episodes while a state of ${entities} entities (${f1(mib(stateBytes))} MiB) is read: ${rounds} rounds of the three windows, ${phaseMs} ms each, interleaved (load average ${f1(l1)} at the end):`,
     );
     const ratios = {};
     for (const [label] of kinds) {
       const runs = perRound.map((g) => g.get(label));
+      const pooled = runs.flatMap((r) => r.latencies);
+      const alonePooled = perRound.flatMap((g) => g.get("alone").latencies);
       const ratio = perRound.map((g) => g.get(label).p99 / g.get("alone").p99);
-      ratios[label] = median(ratio);
-      const states = runs.reduce((a, r) => a + (r.state?.reads ?? 0), 0);
-      const stateMs = runs.reduce((a, r) => a + (r.state?.ms ?? 0), 0);
+      ratios[label] = q(ratio, 50);
+      const bytes = runs.reduce((a, r) => a + (r.state?.bytes ?? 0), 0);
+      const slices = runs.map((r) => r.loop.slices);
+      const sliceCount = slices.reduce((a, x) => a + x.count, 0);
+      const stream =
+        label === "alone"
+          ? ""
+          : `, state read at ${f1(mib(bytes) / ((rounds * phaseMs) / 1000))} MiB/s: p99 ${f2(ratios[label])}x the round's baseline, the median (quartiles ${f2(q(ratio, 25))}-${f2(q(ratio, 75))}, rounds ${f2(Math.min(...ratio))}-${f2(Math.max(...ratio))}); pooled p99 ${f2(q(pooled, 99) / q(alonePooled, 99))}x (rounds resampled: ${bootstrapRatio(
+              runs.map((r) => r.bins),
+              perRound.map((g) => g.get("alone").bins),
+            )
+              .map(f2)
+              .join("-")}, 90%), p50 ${f2(q(pooled, 50) / q(alonePooled, 50))}x`;
       console.log(
-        `  ${label.padEnd(10)} item reads p99 ${f2(median(runs.map((r) => r.p99))).padStart(6)} ms (${runs.reduce((a, r) => a + r.reads, 0)} reads)` +
-          (label === "alone"
+        `  ${label.padEnd(10)} item reads p50 ${f2(q(pooled, 50) / 1000)} ms p99 ${f2(q(pooled, 99) / 1000)} ms pooled (${pooled.length} reads)${stream}`,
+      );
+      console.log(
+        `  ${"".padEnd(10)} twin: event-loop delay p99 ${f1(
+          q(
+            runs.map((r) => r.loop.p99),
+            50,
+          ),
+        )} ms, longest ${f1(
+          q(
+            runs.map((r) => r.loop.max),
+            50,
+          ),
+        )} ms (median of windows; worst ${f1(Math.max(...runs.map((r) => r.loop.max)))}); GC pauses longest ${f1(Math.max(...runs.map((r) => r.loop.gc.max)))} ms; CPU ${f0(
+          q(
+            runs.map((r) => r.loop.cpu_ms),
+            50,
+          ),
+        )} ms a window` +
+          (sliceCount === 0
             ? ""
-            : `, ${states} states of ${entities} entities read (${f0(stateMs / Math.max(1, states))} ms each): ${f2(ratios[label])}x the round's baseline (rounds ${f2(Math.min(...ratio))}-${f2(Math.max(...ratio))})`) +
-          ` | twin event-loop delay p99 ${f1(median(runs.map((r) => r.loop.p99)))} ms max ${f1(median(runs.map((r) => r.loop.max)))} ms (worst ${f1(Math.max(...runs.map((r) => r.loop.max)))}), twin CPU ${f0(median(runs.map((r) => r.loop.cpu_ms)))} ms a phase`,
+            : `; stream slices ${sliceCount}: p99 ${f2(
+                q(
+                  slices.filter((x) => x.count > 0).map((x) => x.p99),
+                  50,
+                ),
+              )} ms (median of windows), longest ${f2(Math.max(...slices.map((x) => x.max)))} ms wall, ${f2(Math.max(...slices.map((x) => x.cpu_max)))} ms of CPU`),
       );
     }
-    reader.child.kill("SIGTERM");
     const ratio = ratios["20 MB/s"];
     console.log(
-      `  target: p99 within 20% while a state is read (20 MB/s) -> ${ratio <= 1.2 ? "met" : "NOT met"} (${f2(ratio)}x)`,
+      `  target: p99 within 20% while a state is read (20 MB/s) -> ${ratio <= 1.2 ? "met" : "NOT met"} (${f2(ratio)}x, the median of ${rounds} rounds)`,
     );
   } finally {
     await stop(twin);
@@ -623,10 +753,17 @@ async function main() {
 
 /**
  * Child: on each IPC message {url, ms, rate}, reads `url` over and over for `ms` at most `rate` bytes/s (0: as fast
- * as it can), discarding the bytes, and answers {reads, ms}; says "ready" once it listens.
+ * as it can), discarding the bytes, abandons a read still going when the time is up, and answers {reads (whole
+ * states), bytes}; says "ready" once it listens.
  */
 function stateReaderChild() {
-  process.on("message", async ({ url, ms, rate }) => process.send(await stateReader(url, ms, rate)));
+  process.on("message", async ({ url, ms, rate }) => {
+    try {
+      process.send(await stateReader(url, ms, rate));
+    } catch (err) {
+      process.send({ error: String(err) });
+    }
+  });
   process.on("SIGTERM", () => process.exit(0));
   // The bench gone (it ended, or failed before it stopped this child): this child goes too.
   process.on("disconnect", () => process.exit(0));
@@ -635,33 +772,50 @@ function stateReaderChild() {
 
 async function stateReader(url, ms, rate) {
   const agent = new Agent({ keepAlive: true });
-  const stopAt = performance.now() + ms - 100;
+  const stopAt = performance.now() + ms;
   let reads = 0;
-  let total = 0;
+  let bytes = 0;
   while (performance.now() < stopAt && reads < 10_000) {
     const t = performance.now();
     await new Promise((resolve, reject) => {
-      request(url, { agent }, (res) => {
+      const req = request(url, { agent }, (res) => {
         if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
-        let bytes = 0;
+        let got = 0;
         res.on("data", (chunk) => {
+          got += chunk.length;
           bytes += chunk.length;
-          const ahead = rate > 0 ? (bytes / rate) * 1000 - (performance.now() - t) : 0;
+          const ahead = rate > 0 ? (got / rate) * 1000 - (performance.now() - t) : 0;
           if (ahead > 1) {
             res.pause();
             setTimeout(() => res.resume(), ahead);
           }
         });
-        res.on("end", resolve).on("error", reject);
-      })
-        .on("error", reject)
-        .end();
+        res.on("end", () => {
+          reads += 1;
+          resolve();
+        });
+        res.on("error", resolve);
+        res.on("aborted", resolve);
+      });
+      // The window over: a read still going is abandoned (its socket closed, so the twin stops streaming it).
+      let abandoned = false;
+      const cut = setTimeout(
+        () => {
+          abandoned = true;
+          req.destroy();
+        },
+        Math.max(0, stopAt - performance.now()),
+      );
+      req.on("close", () => {
+        clearTimeout(cut);
+        resolve();
+      });
+      req.on("error", (err) => (abandoned ? resolve() : reject(err)));
+      req.end();
     });
-    total += performance.now() - t;
-    reads += 1;
   }
   agent.destroy();
-  return { reads, ms: total };
+  return { reads, bytes };
 }
 
 if (process.argv[2] === "--state-reader") stateReaderChild();

@@ -4,11 +4,13 @@
  * for (a client that reads slowly holds no one up, and writes made meanwhile
  * do not show in the answer), and byte-for-byte the JSON of the state.
  */
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { request } from "node:http";
 import { fetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Entity } from "../src/model/model-schema.js";
 import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
+import { STREAM_SLICE_CHANNEL } from "../src/serve/send-response.js";
 import { itemsModel } from "./fixtures/models/items-twin.js";
 import { twinBundle } from "./fixtures/models/twin-bundle-fixture.js";
 
@@ -122,5 +124,26 @@ describe("episodes over a large shared seed", () => {
       "application/json",
       "",
     ]);
+  });
+
+  it("publishes each slice a streamed answer held the event loop for, on its diagnostics channel", async () => {
+    const slices: { ms: number; cpu_ms: number }[] = [];
+    const onSlice = (m: unknown) => slices.push(m as { ms: number; cpu_ms: number });
+    subscribe(STREAM_SLICE_CHANNEL, onSlice);
+    try {
+      await call("POST", "/__apptwin/episodes", { id: "sliced" });
+      await call("PATCH", "/api/items/7", { title: "Seen" }, "sliced");
+      const state = await call("GET", "/__apptwin/episodes/sliced/state");
+      expect(state.json.collections.items[6].title).toBe("Seen");
+      const afterState = slices.length;
+      await call("GET", "/__apptwin/episodes/sliced/diff");
+      expect(afterState).toBeGreaterThanOrEqual(1);
+      expect(slices.length).toBeGreaterThan(afterState);
+      for (const s of slices) {
+        expect(Number.isFinite(s.ms) && s.ms >= 0 && Number.isFinite(s.cpu_ms) && s.cpu_ms >= 0).toBe(true);
+      }
+    } finally {
+      unsubscribe(STREAM_SLICE_CHANNEL, onSlice);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * plain JSON value (control plane, errors). HEAD gets the headers only.
  * Shared by the HTTP twin and the MCP sessions over HTTP, so it sits below both.
  */
+import { channel } from "node:diagnostics_channel";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { answerJson } from "./runtime/answer-json.js";
@@ -70,11 +71,53 @@ export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answ
   finish(req, res, answer.status, headers, bytes);
 }
 
-/** Bytes gathered before one write of a streamed answer. */
+/** Bytes gathered before one write of a streamed answer (a larger run of bytes is written in views this long). */
 const STREAM_CHUNK_BYTES = 64 * 1024;
 
 /** The longest a streamed answer works before it lets other requests run, in ms. */
 const STREAM_SLICE_MS = 2;
+
+/**
+ * The diagnostics channel (`node:diagnostics_channel`) a streamed answer publishes on, once per slice, how long it
+ * held the event loop: `{ ms, cpu_ms }`, the wall time from when it took the loop to when it let it go, and the
+ * process's CPU time in it (the wall time less what the machine gave other processes meanwhile). Nothing is
+ * measured while nobody subscribes; a benchmark subscribes to show the longest slice.
+ */
+export const STREAM_SLICE_CHANNEL = "apptwin:serve:stream-slice";
+const sliceChannel = channel(STREAM_SLICE_CHANNEL);
+
+/**
+ * The slices of work of one large answer: `due()` says the slice is spent, `pause(wait)` ends the slice, waits
+ * (the next turn of the event loop, or the client), and starts the next one.
+ */
+export class StreamSlices {
+  private start = performance.now();
+  private cpu = sliceChannel.hasSubscribers ? process.cpuUsage() : null;
+
+  due(): boolean {
+    return performance.now() - this.start >= STREAM_SLICE_MS;
+  }
+
+  /** Lets other requests run (one turn of the event loop) when the slice is spent. */
+  async yieldIfDue(): Promise<void> {
+    if (this.due()) await this.pause(nextTurn());
+  }
+
+  async pause<T>(wait: Promise<T>): Promise<T> {
+    this.end();
+    const value = await wait;
+    this.start = performance.now();
+    this.cpu = sliceChannel.hasSubscribers ? process.cpuUsage() : null;
+    return value;
+  }
+
+  /** Ends the slice for good (the answer is written, or abandoned). */
+  end(): void {
+    if (!sliceChannel.hasSubscribers || this.cpu === null) return;
+    const cpu = process.cpuUsage(this.cpu);
+    sliceChannel.publish({ ms: performance.now() - this.start, cpu_ms: (cpu.user + cpu.system) / 1000 });
+  }
+}
 
 /** Resolves once the response can take more (drain) or is gone (close, error); true when it can. */
 function writable(res: ServerResponse): Promise<boolean> {
@@ -94,48 +137,54 @@ function writable(res: ServerResponse): Promise<boolean> {
 /**
  * Streams a JSON answer given in pieces (text or bytes), chunked: the pieces are taken as they are written, the
  * writer waits while the client is slow (backpressure) and lets other requests run every few milliseconds, so a
- * large answer never stalls the twin. A client that goes away stops it. HEAD gets the headers only.
+ * large answer never stalls the twin. A client that goes away stops it. HEAD gets the headers only. `slices` are
+ * the answer's slices when work before the stream (building the text) began them.
  */
 export async function sendJsonPieces(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
   pieces: Iterable<string | Uint8Array>,
+  slices = new StreamSlices(),
 ): Promise<void> {
   res.writeHead(status, { "content-type": "application/json" });
   if (req.method === "HEAD") {
     res.end();
+    slices.end();
     return;
   }
   let pending: (string | Uint8Array)[] = [];
   let pendingBytes = 0;
-  let slice = performance.now();
-  const flush = async (): Promise<boolean> => {
-    const ok = res.write(joined(pending));
-    pending = [];
-    pendingBytes = 0;
-    if (!ok && !(await writable(res))) return false;
-    if (performance.now() - slice >= STREAM_SLICE_MS) {
-      await nextTurn();
-      slice = performance.now();
-    }
+  const write = async (bytes: Uint8Array): Promise<boolean> => {
+    if (!res.write(bytes) && !(await slices.pause(writable(res)))) return false;
+    await slices.yieldIfDue();
     return !res.destroyed;
   };
-  for (const piece of pieces) {
-    if (typeof piece !== "string" && piece.length >= STREAM_CHUNK_BYTES) {
-      // A large run of bytes (seed text) is written as it is, never copied into a batch.
-      if (pending.length > 0 && !(await flush())) return;
+  const flush = async (): Promise<boolean> => {
+    const bytes = joined(pending);
+    pending = [];
+    pendingBytes = 0;
+    return write(bytes);
+  };
+  const stream = async (): Promise<boolean> => {
+    for (const piece of pieces) {
+      if (typeof piece !== "string" && piece.length >= STREAM_CHUNK_BYTES) {
+        // A large run of bytes (seed text) is written in views of it, never copied into a batch; each write is
+        // bounded, so no one write holds the loop while the kernel takes a long buffer.
+        if (pending.length > 0 && !(await flush())) return false;
+        for (let at = 0; at < piece.length; at += STREAM_CHUNK_BYTES) {
+          if (!(await write(piece.subarray(at, at + STREAM_CHUNK_BYTES)))) return false;
+        }
+        continue;
+      }
       pending.push(piece);
-      if (!(await flush())) return;
-      continue;
+      pendingBytes += piece.length;
+      if ((pendingBytes >= STREAM_CHUNK_BYTES || slices.due()) && !(await flush())) return false;
     }
-    pending.push(piece);
-    pendingBytes += piece.length;
-    const due = pendingBytes >= STREAM_CHUNK_BYTES || performance.now() - slice >= STREAM_SLICE_MS;
-    if (due && !(await flush())) return;
-  }
-  if (pending.length > 0 && !(await flush())) return;
-  res.end();
+    return pending.length === 0 || flush();
+  };
+  if (await stream()) res.end();
+  slices.end();
 }
 
 /** The pieces as one buffer: runs of text joined before they are encoded. */

@@ -6,14 +6,13 @@
  * answer never stalls the other episodes.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { safeDecode } from "../../util/safe-decode.js";
 import { EPISODE_ID, EPISODE_ID_RULE, TooManyEpisodesError } from "../episode-registry.js";
 import { EpisodeExistsError, type EpisodeHandle, type EpisodeStore, isMissing } from "../episode-store.js";
 import { episodeChanges } from "../runtime/diff-state.js";
 import { routeLabels } from "../runtime/explain-miss.js";
 import { buildStateText, diffJson, stateJson } from "../runtime/state-json.js";
-import { sendJson, sendJsonPieces, sendTooLarge } from "../send-response.js";
+import { StreamSlices, sendJson, sendJsonPieces, sendTooLarge } from "../send-response.js";
 import type { TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
 import { DOUBLE_ROUTES, handleDoubleControl } from "./double-routes.js";
@@ -25,8 +24,8 @@ export const CONTROL_PREFIX = "/__apptwin/";
 /** The bound on a control-plane request body: 64 KiB. */
 const CONTROL_BODY_BYTES = 64 * 1024;
 
-/** Seed rows serialised per step while a state answer's seed text is first built. */
-const SEED_TEXT_STEP_ROWS = 2000;
+/** Seed rows serialised per step (one chunk of its text) while a state answer's seed text is first built. */
+const SEED_TEXT_STEP_ROWS = 500;
 
 /** What a control-plane route is handed. */
 export interface ControlContext {
@@ -91,10 +90,11 @@ async function createEpisodeFrom({ req, res, store }: ControlContext) {
 
 /** Streams the episode's state as of now: seed rows copied from the seed's text, the episode's own rows serialised. */
 async function sendState({ req, res }: ControlContext, episode: EpisodeHandle) {
+  const slices = new StreamSlices();
   const { state: snapshot } = await episode.snapshot();
   // The seed's text is built once per seed, in steps, the first time any episode's state is read.
-  while (!buildStateText(snapshot, SEED_TEXT_STEP_ROWS)) await nextTurn();
-  return sendJsonPieces(req, res, 200, stateJson(snapshot));
+  while (!buildStateText(snapshot, SEED_TEXT_STEP_ROWS)) await slices.yieldIfDue();
+  return sendJsonPieces(req, res, 200, stateJson(snapshot), slices);
 }
 
 /** The routes of the control plane, in the order the 404 lists them. */

@@ -16,19 +16,50 @@ import { DeletedSlots } from "./deleted-slots.js";
 import { firstSlot, type IdSlots, idText, indexRows, withoutSlot, withSlot } from "./entity-index.js";
 
 /**
- * The seed rows as JSON text, each followed by a comma: row i is
- * `bytes[starts[i], starts[i + 1] - 1)`, rows [i, j) are `bytes[starts[i], starts[j] - 1)`.
+ * The seed rows as JSON text, each followed by a comma, in chunks of whole rows (as many as one build step
+ * serialised; never joined, so no step copies the whole text): row i is in the chunk k whose `firstRows[k] <= i`,
+ * at `starts[i]` in it. `seedRun` gives the text of a run of rows.
  */
 export interface SeedText {
-  bytes: Uint8Array;
+  chunks: readonly Uint8Array[];
+  firstRows: readonly number[];
   starts: Uint32Array;
+}
+
+/** The chunk holding row `row` (rows exist). */
+function chunkOf(text: SeedText, row: number): number {
+  let lo = 0;
+  let hi = text.firstRows.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (text.firstRows[mid]! <= row) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The JSON text of seed rows [from, to) (from < to), comma-separated without a trailing comma, as views of the chunks. */
+export function seedRun(text: SeedText, from: number, to: number): Uint8Array[] {
+  const first = chunkOf(text, from);
+  const last = chunkOf(text, to - 1);
+  const out: Uint8Array[] = [];
+  for (let k = first; k <= last; k++) {
+    const chunk = text.chunks[k]!;
+    const begin = k === first ? text.starts[from]! : 0;
+    // The end of row to-1 in its chunk: where row `to` starts when it is in the same chunk, else the chunk's end.
+    const nextFirst = text.firstRows[k + 1] ?? text.starts.length - 1;
+    const end = k === last && to < nextFirst ? text.starts[to]! : chunk.length;
+    out.push(chunk.subarray(begin, k === last ? end - 1 : end));
+  }
+  return out;
 }
 
 /** A seed collection shared by every episode: its rows (frozen), id indexes built once per id field, its JSON text. */
 export class SeedCollection {
   private readonly indexes = new Map<string, ReadonlyMap<string, IdSlots>>();
   private text: SeedText | null = null;
-  private building: { chunks: Uint8Array[]; starts: Uint32Array; next: number; offset: number } | null = null;
+  private building: { chunks: Uint8Array[]; firstRows: number[]; starts: Uint32Array; next: number } | null =
+    null;
 
   constructor(readonly rows: readonly Entity[]) {}
 
@@ -39,26 +70,30 @@ export class SeedCollection {
 
   /**
    * Serialises up to `rows` more rows of the seed's JSON text (made once, shared by every episode's state
-   * answers) and returns true once the whole text is built. Called in steps so a large seed never stalls the twin.
+   * answers) and returns true once the whole text is built. Called in steps so a large seed never stalls the
+   * twin: a step serialises its rows into a chunk of its own, and nothing ever joins the chunks.
    */
   buildText(rows: number): boolean {
     if (this.text) return true;
     const n = this.rows.length;
-    this.building ??= { chunks: [], starts: new Uint32Array(n + 1), next: 0, offset: 0 };
+    this.building ??= { chunks: [], firstRows: [], starts: new Uint32Array(n + 1), next: 0 };
     const b = this.building;
-    const stop = Math.min(n, b.next + rows);
-    let chunk = "";
-    for (let i = b.next; i < stop; i++) {
-      const row = `${JSON.stringify(this.rows[i])},`;
-      b.starts[i] = b.offset;
-      b.offset += Buffer.byteLength(row);
-      chunk += row;
+    const stop = Math.min(n, b.next + Math.max(1, rows));
+    if (stop > b.next) {
+      let chunk = "";
+      let offset = 0;
+      for (let i = b.next; i < stop; i++) {
+        const row = `${JSON.stringify(this.rows[i])},`;
+        b.starts[i] = offset;
+        offset += Buffer.byteLength(row);
+        chunk += row;
+      }
+      b.firstRows.push(b.next);
+      b.chunks.push(Buffer.from(chunk));
+      b.next = stop;
     }
-    b.chunks.push(Buffer.from(chunk));
-    b.next = stop;
     if (stop < n) return false;
-    b.starts[n] = b.offset;
-    this.text = { bytes: Buffer.concat(b.chunks), starts: b.starts };
+    this.text = { chunks: b.chunks, firstRows: b.firstRows, starts: b.starts };
     this.building = null;
     return true;
   }

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Model } from "../../model/model-schema.js";
+import { SeedCollection, seedRun } from "./collection-state.js";
 import { diffEpisode } from "./diff-state.js";
 import { EpisodeState, sharedSeed } from "./episode-state.js";
 import { buildStateText, diffJson, stateJson } from "./state-json.js";
@@ -47,5 +49,33 @@ describe("stateJson", () => {
     state.collection("cards").put("2", { id: 2, title: "Other" });
     const changes = diffEpisode(state);
     expect(JSON.parse(text(diffJson("e", changes)))).toEqual({ id: "e", changes });
+  });
+
+  it("a run of seed rows is their JSON joined by commas, across the chunks the steps made", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ id: fc.nat(), t: fc.string({ unit: "binary" }) }), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 40 }),
+        fc.nat(),
+        fc.nat(),
+        (rows, steps, a, b) => {
+          const seed = new SeedCollection(rows);
+          for (let i = 0; !seed.buildText(steps[i % steps.length]!); i++);
+          const from = a % rows.length;
+          const to = from + 1 + (b % (rows.length - from));
+          const got = text(seedRun(seed.json!, from, to));
+          expect(got).toBe(
+            rows
+              .slice(from, to)
+              .map((r) => JSON.stringify(r))
+              .join(","),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

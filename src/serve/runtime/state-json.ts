@@ -5,6 +5,7 @@
  * only the rows the episode wrote, so reading a 100k-entity state costs the
  * episode's changes, not the seed. The adapter writes the pieces as they come.
  */
+import { seedRun } from "./collection-state.js";
 import type { EpisodeState } from "./episode-state.js";
 import type { StateChange } from "./twin-types.js";
 
@@ -39,7 +40,7 @@ export function* stateJson(state: EpisodeState): IterableIterator<string | Uint8
       const text = c.seed.json;
       if (!text) throw new Error(`the seed text of "${name}" is not built: call buildStateText first`);
       if (!first) yield ",";
-      yield text.bytes.subarray(text.starts[piece.from]!, text.starts[piece.to]! - 1);
+      yield* seedRun(text, piece.from, piece.to);
       first = false;
     }
     yield "]";
