@@ -57,15 +57,15 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   redmine: {
-    total: [26, 28],
+    total: [28, 28],
     tools: [
       ["delete_issues_by_id", 1, 1],
       ["get_issues_by_id", 7, 7],
       ["get_issues_json", 10, 10],
       ["get_projects_by_id", 2, 2],
       ["get_projects_json", 1, 1],
-      ["get_projects_memberships_json_by_project_id", 0, 1],
-      ["get_projects_versions_json_by_project_id", 0, 1],
+      ["get_projects_memberships_json_by_project_id", 1, 1],
+      ["get_projects_versions_json_by_project_id", 1, 1],
       ["get_users_by_id", 1, 1],
       ["post_issues_json", 2, 2],
       ["put_issues_by_id", 2, 2],

@@ -37,6 +37,12 @@ export class CollectionState {
   /** Entities a full list left out because they differ from what every full list shows (a draft, a closed issue). */
   readonly hidden = new Set<string>();
 
+  /**
+   * The scope a parent path parameter's value names: the value itself, or for entities naming their parent by a
+   * reference (`parent.reference`) the id of the parent entity it names by another of its ids (the walk sets it).
+   */
+  scopeValue: (raw: string) => string = (raw) => raw;
+
   constructor(col: FoundCollection) {
     this.col = col;
   }

@@ -24,8 +24,17 @@ export interface FoundCollection {
   item: EndpointGroup | null;
   envelope: Envelope;
   itemEnvelope: ItemEnvelope;
-  /** `implied`: the entities name no parent; the walk keeps the scope under `field` (see `impliedScope`). */
-  parent: { collection: string | null; param: string; field: string; implied?: boolean } | null;
+  /**
+   * `implied`: the entities name no parent; the walk keeps the scope under `field` (see `impliedScope`). `reference`:
+   * they name it only inside an object (`project.id`), so the scope kept is the parent's id (`referenceScope`).
+   */
+  parent: {
+    collection: string | null;
+    param: string;
+    field: string;
+    implied?: boolean;
+    reference?: string;
+  } | null;
   /** Other fields item paths name an entity by (`identifier` beside `id`), when they use two. */
   altIdFields?: string[];
   /** Ids are paths: item reads of a parent embed its children under this key (tree-collection.ts). */
@@ -398,14 +407,23 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       const field = Object.keys(lists.flat()[0] ?? {}).find((f) =>
         pairs.every(([o, l]) => l.every((e) => String(e[f]) === o.pathParams[lastParam])),
       );
-      const implied = field === undefined ? impliedScope(lastParam, pairs) : null;
-      if (field === undefined && implied === null) continue;
       const prefix = list.literals.slice(0, list.literals.lastIndexOf(null) + 1);
       const parentCol = found.find((c) => c.item && sameShape(c.item.literals, prefix));
+      const reference =
+        field === undefined && parentCol ? referenceScope(lastParam, pairs, parentIds(parentCol)) : null;
+      const implied =
+        field === undefined ? (reference !== null ? lastParam : impliedScope(lastParam, pairs)) : null;
+      if (field === undefined && implied === null) continue;
       parent =
         field !== undefined
           ? { collection: parentCol?.name ?? null, param: lastParam, field }
-          : { collection: parentCol?.name ?? null, param: lastParam, field: implied!, implied: true };
+          : {
+              collection: parentCol?.name ?? null,
+              param: lastParam,
+              field: implied!,
+              implied: true,
+              ...(reference !== null ? { reference } : {}),
+            };
     }
     let name = snake(word);
     if (names.has(name))
@@ -451,6 +469,61 @@ function impliedScope(param: string, pairs: readonly (readonly [Observation, Ent
     ),
   );
   return names ? param : null;
+}
+
+/**
+ * Every spelling a path may name a parent entity by (its id, and its other ids: `website` for `identifier`) → its id,
+ * over the entities the parent's list and item reads showed.
+ */
+function parentIds(parent: FoundCollection): Map<string, string> {
+  const key = parent.envelope.kind === "object" ? parent.envelope.items_key : null;
+  const entities = [
+    ...parent.list.observations.filter(okJson).flatMap((o) => listEntities(bodyOf(o), key)?.entities ?? []),
+    ...(parent.item?.observations ?? [])
+      .filter(okJson)
+      .map((o) => itemEntity(bodyOf(o), parent.itemEnvelope))
+      .filter((e): e is Entity => e !== null),
+  ];
+  const out = new Map<string, string>();
+  for (const e of entities) {
+    const id = e[parent.idField];
+    if (isIdValue(id)) out.set(String(id), String(id));
+  }
+  for (const e of entities) {
+    const id = e[parent.idField];
+    if (!isIdValue(id)) continue;
+    for (const f of parent.altIdFields ?? [])
+      if (isIdValue(e[f]) && !out.has(String(e[f]))) out.set(String(e[f]), String(id));
+  }
+  return out;
+}
+
+/**
+ * The reference inside an object field (`project.id` of `project: {id, name}`) that, in every entity of every nested
+ * list, is the id of the parent entity the path names — by that id or by another of its ids
+ * (`/projects/website/versions` listing `project: {id: 1}`): entities that name their parent only so. The scope is
+ * then kept, as for entities naming none, under the parameter's name (no entity may hold that key), holding the
+ * parent's id. Null otherwise.
+ */
+function referenceScope(
+  param: string,
+  pairs: readonly (readonly [Observation, Entity[]])[],
+  ids: ReadonlyMap<string, string>,
+): string | null {
+  const first = pairs[0]?.[1][0];
+  if (!first || pairs.some(([, l]) => l.some((e) => Object.hasOwn(e, param)))) return null;
+  for (const [k, v] of Object.entries(first)) {
+    if (!isEntity(v)) continue;
+    for (const sub of Object.keys(v))
+      if (
+        pairs.every(([o, l]) => {
+          const want = ids.get(o.pathParams[param] ?? "");
+          return want !== undefined && l.every((e) => isEntity(e[k]) && String(e[k][sub]) === want);
+        })
+      )
+        return `${k}.${sub}`;
+  }
+  return null;
 }
 
 /**

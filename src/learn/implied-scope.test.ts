@@ -134,3 +134,53 @@ describe("nested scopes rightly refused", () => {
     expect(model.collections.find((x) => x.name === "things")).toBeUndefined();
   });
 });
+
+describe("nested entities naming their parent by a reference inside an object", () => {
+  const projects: RecordSpec[] = [
+    {
+      path: "/api/projects",
+      status: 200,
+      res: [
+        { id: 1, slug: "web", name: "Web" },
+        { id: 2, slug: "app", name: "App" },
+      ],
+    },
+    { path: "/api/projects/1", status: 200, res: { id: 1, slug: "web", name: "Web" } },
+    { path: "/api/projects/app", status: 200, res: { id: 2, slug: "app", name: "App" } },
+  ];
+  const members = (path: string, data: unknown[]): RecordSpec => ({
+    path: `/api/projects/${path}/members`,
+    status: 200,
+    res: data,
+  });
+  const web = { id: 1, project: { id: 1, name: "Web" }, user: "ann" };
+  // Its id is the other project's id, as the path's "2" is: no sign of the scope at the top level, either way.
+  const app = { id: 2, project: { id: 2, name: "App" }, user: "bo" };
+
+  it("keeps the parent's id as the scope, so a path naming the parent by another of its ids reads the same list", () => {
+    const { model, seed } = learnSpecs([...projects, members("web", [web]), members("2", [app])]);
+    const c = model.collections.find((x) => x.name === "members")!;
+    expect(c.parent).toEqual({
+      collection: "projects",
+      param: "project_id",
+      field: "project_id",
+      implied: true,
+      listed: ["1", "2"],
+      reference: "project.id",
+    });
+    const ep = createEpisode(model, seed, { episodeId: "by-reference" });
+    expect(body(handleRequest(model, ep, send("GET", "/api/projects/app/members")))).toEqual([app]);
+    expect(body(handleRequest(model, ep, send("GET", "/api/projects/1/members")))).toEqual([web]);
+  });
+
+  it("takes no reference that names another parent than the path: the path's text stays the scope", () => {
+    const wrong = { ...web, project: { id: 2, name: "App" } };
+    const { model, seed } = learnSpecs([...projects, members("web", [wrong])]);
+    const c = model.collections.find((x) => x.name === "members")!;
+    expect(c.parent?.reference).toBeUndefined();
+    expect(c.parent?.listed).toEqual(["web"]);
+    const ep = createEpisode(model, seed, { episodeId: "no-reference" });
+    const a = handleRequest(model, ep, send("GET", "/api/projects/1/members"));
+    expect([a.status, (body(a) as { error: string }).error]).toEqual([501, "unlisted_scope"]);
+  });
+});

@@ -126,7 +126,8 @@ function takeReady(
 function createScope(st: CollectionState, o: Observation, answered: Entity | null): string {
   const parent = st.col.parent;
   if (!parent) return "";
-  return o.pathParams[parent.param] ?? (answered ? String(answered[parent.field]) : "");
+  const raw = o.pathParams[parent.param];
+  return raw !== undefined ? st.scopeValue(raw) : answered ? String(answered[parent.field]) : "";
 }
 
 /**
@@ -137,7 +138,7 @@ function withScope(st: CollectionState, o: Observation, e: Entity): Entity {
   const parent = st.col.parent;
   if (!parent?.implied) return e;
   const scope = o.pathParams[parent.param];
-  return scope === undefined ? e : { ...e, [parent.field]: scope };
+  return scope === undefined ? e : { ...e, [parent.field]: st.scopeValue(scope) };
 }
 
 /**
@@ -205,6 +206,14 @@ function movedTo(
   return to;
 }
 
+/** The id of the parent entity a path names by its id or another of its ids (`website`), else the value as given. */
+function parentIdOf(parent: CollectionState, raw: string): string {
+  if (parent.lastKnown.has(raw)) return raw;
+  const alt = parent.col.altIdFields ?? [];
+  for (const [id, e] of parent.lastKnown) if (alt.some((f) => String(e[f]) === raw)) return id;
+  return raw;
+}
+
 /** The walk's state between observations: the collections, the writes waiting for a read, what was learned. */
 class Walk {
   readonly states: Map<string, CollectionState>;
@@ -237,6 +246,10 @@ class Walk {
       if (targets.has(o.endpoint.key)) (o.status >= 400 && o.status < 500 ? bad : good).add(o.endpoint.key);
     for (const k of bad) if (good.has(k)) this.refusing.add(k);
     this.states = new Map(collections.map((c) => [c.name, new CollectionState(c)]));
+    for (const st of this.states.values()) {
+      const parent = st.col.parent?.reference ? this.states.get(st.col.parent.collection ?? "") : undefined;
+      if (parent) st.scopeValue = (raw) => parentIdOf(parent, raw);
+    }
     this.byList = new Map(collections.map((c) => [c.list.key, this.states.get(c.name)!]));
     this.byItem = new Map(
       collections.filter((c) => c.item).map((c) => [c.item!.key, this.states.get(c.name)!]),
@@ -370,7 +383,8 @@ class Walk {
     const got = col.parent?.implied
       ? { ...listed, entities: listed.entities.map((e) => withScope(st, o, e)) }
       : listed;
-    const scope = col.parent ? (o.pathParams[col.parent.param] ?? "") : "";
+    const raw = col.parent ? o.pathParams[col.parent.param] : undefined;
+    const scope = raw === undefined ? "" : st.scopeValue(raw);
     // A plain list the app cut at its default page size (it says more follows) is no full list.
     const cut = col.cursor !== undefined && saysMore(col.cursor, body);
     if (o.query.length === 0 && !cut) {

@@ -258,6 +258,12 @@ export const CollectionSchema = z.strictObject({
        * state holds nothing in is an explained miss (`unlisted_scope`), never an empty list the twin cannot know.
        */
       listed: z.array(z.string()).optional(),
+      /**
+       * With `implied`: the entities name their parent only inside an object (`project.id` of `project: {id, name}`).
+       * The scope kept (and `listed`) is the parent's id; a path naming the parent by another of its ids
+       * (`/projects/website/…` for `identifier`) means that id. Absent: the path's value is the scope.
+       */
+      reference: z.string().optional(),
     })
     .nullable(),
   /**

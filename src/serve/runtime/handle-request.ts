@@ -55,7 +55,8 @@ function serveFromState(
 ): TwinResponse | null {
   const c = collectionOf(model, match.route.endpoint.collection);
   if (!c) return null;
-  const m = c.singleton ? singletonMatch(c, match) : match;
+  const singled = c.singleton ? singletonMatch(c, match) : match;
+  const m = { ...singled, params: parentScoped(model, episode, c, singled.params) };
   const ep = m.route.endpoint;
   const list = episode.state.collection(c.name);
   const scope = ep.kind === "list" ? unlistedScope(c, list, m.params) : null;
@@ -103,6 +104,29 @@ function serveFromState(
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;
+}
+
+/**
+ * The path parameters with the parent's scope as the collection keeps it: for entities naming their parent by a
+ * reference (`parent.reference`), a path naming the parent by another of its ids (`/projects/mobile-app/…`) means
+ * the parent entity's id. Else the parameters as given.
+ */
+function parentScoped(
+  model: Model,
+  episode: Episode,
+  c: Collection,
+  params: Record<string, string>,
+): Record<string, string> {
+  const parent = c.parent?.reference ? collectionOf(model, c.parent.collection ?? "") : undefined;
+  const raw = c.parent ? params[c.parent.param] : undefined;
+  if (!parent || raw === undefined) return params;
+  const entities = episode.state.collection(parent.name);
+  if (entities.get(raw)) return params;
+  const alt = parent.alt_id_fields ?? [];
+  for (const e of entities.values())
+    if (alt.some((f) => queryForm(e[f]) === raw))
+      return { ...params, [c.parent!.param]: queryForm(e[parent.id_field]) };
+  return params;
 }
 
 /**
