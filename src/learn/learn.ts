@@ -9,6 +9,7 @@ import {
   type Acknowledged,
   type Collection,
   type Endpoint,
+  type Entity,
   MODEL_SCHEMA_VERSION,
   type Model,
   type Replay,
@@ -19,10 +20,12 @@ import {
 import { acknowledge } from "./acknowledged.js";
 import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { learnAuth } from "./auth-schemes.js";
+import type { CollectionState } from "./collection-state.js";
 import { type FoundCollection, findCollections } from "./collections.js";
 import { type LearnedCount, learnCountReads } from "./count-reads.js";
 import { derivedFields, sightings } from "./derived-fields.js";
 import { type FoundEmbed, replayEmbeds } from "./embedded-reads.js";
+import { plainFromEncodedReads } from "./encoded-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
 import { learnEtag, learnStaleIfMatch } from "./etag-rules.js";
@@ -157,6 +160,24 @@ function untouchedDefaults(walk: WalkResult): Map<string, Map<string, unknown>> 
   return out;
 }
 
+/**
+ * The plain value a confirmed encoding read teaches (encoded-reads.ts) of an entity the state still holds as it was
+ * then: every field it fills null now (lists hide it), every other field as that read answered it.
+ */
+function takeEncodedReads(st: CollectionState, held: ReadonlyMap<Observation, Entity | null>): void {
+  for (const [o, plain] of plainFromEncodedReads(st.col.item!, st.col.itemEnvelope, held)) {
+    const id = st.idOf(plain);
+    const now = id === null ? undefined : st.entities.get(id);
+    const then = held.get(o);
+    if (!now || !then) continue;
+    const filled = Object.keys(plain).filter((k) => then[k] === null);
+    const same = Object.keys(plain).every((k) =>
+      filled.includes(k) ? now[k] === null : JSON.stringify(now[k]) === JSON.stringify(plain[k]),
+    );
+    if (same && Object.keys(now).length === Object.keys(plain).length) st.entities.set(id!, plain);
+  }
+}
+
 /** The collections as the walk left them: their models, seed entities, id sequences, and the reads state serves. */
 function collectionStates(walk: WalkResult) {
   const collections: Collection[] = [];
@@ -165,6 +186,7 @@ function collectionStates(walk: WalkResult) {
   const idSequences: Record<string, number> = {};
   const hidden = hiddenPointers(walk.writes);
   for (const st of [...walk.states.values()].sort(byName((s) => s.col.name))) {
+    if (st.col.item) takeEncodedReads(st, walk.itemQueries);
     const m = collectionModel(st, walk.queries);
     const projections = st.col.item
       ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
