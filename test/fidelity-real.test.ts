@@ -72,11 +72,11 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   jupyter: {
-    total: [15, 20],
+    total: [16, 20],
     tools: [
       ["delete_contents_by_id", 1, 1],
       ["get_contents", 1, 2],
-      ["get_contents_by_id", 7, 10],
+      ["get_contents_by_id", 8, 10],
       ["get_contents_checkpoints_by_content_id", 1, 1],
       ["get_kernels", 1, 1],
       ["get_sessions", 1, 1],
