@@ -17,7 +17,22 @@ import type { JournalEntry } from "../src/serve/request-journal.js";
 import { ITEMS_SEED_STATE, itemsModel } from "./fixtures/models/items-twin.js";
 import { twinBundle } from "./fixtures/models/twin-bundle-fixture.js";
 
-const model = itemsModel();
+// The items twin, its creates recorded sending a password beside the title (the journal masks it).
+const items = itemsModel();
+const model = {
+  ...items,
+  endpoints: items.endpoints.map((e) =>
+    e.tool_name === "post_items"
+      ? {
+          ...e,
+          request_schema: {
+            ...e.request_schema,
+            properties: { title: { type: "string" }, password: { type: "string" } },
+          },
+        }
+      : e,
+  ),
+};
 const bundle = twinBundle({ model, seed: ITEMS_SEED_STATE, tools: toolsFromModel(model) });
 
 /** Every request a test server answered, as `--log` would see them. */

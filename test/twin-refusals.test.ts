@@ -265,6 +265,25 @@ describe("a twin whose recording shows no refusal", () => {
     expect((list.json as { total: number }).total).toBe(6);
   });
 
+  it("answers a body setting a field no accepted request sent 501 unlearned_field, writing nothing", async () => {
+    const res = await send(
+      twin,
+      "POST",
+      "/api/items",
+      JSON.stringify({ title: "x", priority: 1 }),
+      undefined,
+      "extra",
+    );
+    expect([res.status, res.servedBy, res.json.error, res.json.fields]).toEqual([
+      501,
+      "miss",
+      "unlearned_field",
+      ["priority"],
+    ]);
+    const list = await send(twin, "GET", "/api/items", null, undefined, "extra");
+    expect((list.json as { total: number }).total).toBe(6);
+  });
+
   it("serves a write without credentials: the recording does not show the app refusing one", async () => {
     const res = await send(twin, "POST", "/api/items", JSON.stringify({ title: "x" }), {}, "anon");
     expect(res.status).toBe(201);

@@ -201,6 +201,18 @@ describe("runFidelity with generated UUIDs", () => {
     const fk = "7d1e6c2a-5b4f-4e3d-9c8b-0a1f2e3d4c5b";
     const withOwner: Model = {
       ...model,
+      // The recording showed creates sending team_id (which the app did not take): a field the twin knows.
+      endpoints: model.endpoints.map((e) =>
+        e.tool_name === "post_boards"
+          ? {
+              ...e,
+              request_schema: {
+                type: "object",
+                properties: { name: { type: "string" }, team_id: { type: "string" } },
+              },
+            }
+          : e,
+      ),
       write_rules: model.write_rules.map((w) => ({
         ...w,
         fields: [

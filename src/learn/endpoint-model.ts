@@ -13,6 +13,7 @@ import type {
 import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { emptyShape, observe, type Shape, toJsonSchema } from "./json-schema.js";
+import { isRedirect } from "./redirect-location.js";
 import { explainSignIn, type SignInKey } from "./sign-in.js";
 import { isUuid, singular } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
@@ -21,6 +22,24 @@ function paramSchema(values: string[]): JsonSchema {
   if (values.length > 0 && values.every((v) => /^\d+$/.test(v))) return { type: "integer" };
   if (values.length > 0 && values.every(isUuid)) return { type: "string", format: "uuid" };
   return { type: "string" };
+}
+
+/**
+ * The request schema of what the app accepted, requiring only what every recorded request sent, refused ones too:
+ * a field a refusal lacked is not shown required by the successes (validation-rules.ts marks what a refusal proves).
+ */
+function requestSchema(accepted: Shape, g: EndpointGroup): JsonSchema {
+  const schema = toJsonSchema(accepted);
+  const required = schema["required"];
+  if (!Array.isArray(required)) return schema;
+  const bodies = g.observations.flatMap((o) =>
+    o.request.kind === "json" || o.request.kind === "form" ? [o.request.value] : [],
+  );
+  const always = required.filter((k) =>
+    bodies.every((b) => b !== null && typeof b === "object" && Object.hasOwn(b, k as string)),
+  );
+  if (always.length === required.length) return schema;
+  return { ...schema, required: always };
 }
 
 /** Builds the Endpoint model of a group (a sign-in, given with its key, is replayed, kind `other`). */
@@ -43,12 +62,16 @@ export function endpointModel(
 
   const req = emptyShape();
   let requestBody: Endpoint["request_body"] = null;
-  const responses = new Map<string, Shape>();
-  for (const o of g.observations) {
+  // The request schema is what the app accepted: a refused body teaches a validation (validation-rules.ts), never
+  // a field or a type the endpoint takes. An endpoint with no accepted request keeps the schema of those it has.
+  const accepted = g.observations.filter((o) => (o.status >= 200 && o.status < 300) || isRedirect(o.status));
+  for (const o of accepted.length > 0 ? accepted : g.observations)
     if (o.request.kind === "json" || o.request.kind === "form") {
       requestBody ??= o.request.kind;
       observe(req, o.request.value);
     }
+  const responses = new Map<string, Shape>();
+  for (const o of g.observations) {
     const key = String(o.status);
     let shape = responses.get(key);
     if (!shape) {
@@ -91,7 +114,7 @@ export function endpointModel(
     template: g.template,
     params,
     request_body: requestBody,
-    request_schema: requestBody ? toJsonSchema(req) : null,
+    request_schema: requestBody ? requestSchema(req, g) : null,
     response_schemas,
     kind,
     collection: col?.name ?? target?.collection.name ?? null,

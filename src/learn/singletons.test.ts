@@ -70,10 +70,19 @@ describe("singleton documents", () => {
       body: { kind: "json", value: solar },
       served_by: "state",
     });
-    // A field no recorded PATCH sent is not written (issue 13): the answer says so.
+    // A field no accepted PATCH sent, at a new value, is an explained miss naming it; nothing is written.
     const unsent = handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { notifications: false }));
-    expect(unsent.body).toEqual({ kind: "json", value: solar });
-    expect(unsent.headers["x-apptwin-warning"]).toContain('ignored "notifications"');
+    expect([unsent.status, unsent.served_by]).toEqual([501, "miss"]);
+    expect(unsent.body).toMatchObject({ value: { error: "unlearned_field", fields: ["notifications"] } });
+    expect(handleRequest(model, ep, twinRequest("GET", "/api/settings")).body).toEqual({
+      kind: "json",
+      value: solar,
+    });
+    // Sent back at the value it holds, it changes nothing whatever the app does with it.
+    expect(
+      handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { theme: "dark", notifications: true }))
+        .status,
+    ).toBe(200);
   });
 
   it("replaces the whole document with a PUT whose read-back dropped a field it had, answering 204", () => {

@@ -14,7 +14,27 @@ function objectsIn(value: unknown, out = new Set<object>()): Set<object> {
 }
 
 describe("the request journal of an episode", () => {
-  const model = itemsModel();
+  // A create the recording showed sending nested fields beside the title (so the twin takes such a body).
+  const base = itemsModel();
+  const model = {
+    ...base,
+    endpoints: base.endpoints.map((e) =>
+      e.tool_name === "post_items"
+        ? {
+            ...e,
+            request_schema: {
+              ...e.request_schema,
+              properties: {
+                title: { type: "string" },
+                tags: { type: "array" },
+                meta: { type: "object" },
+                password: { type: "string" },
+              },
+            },
+          }
+        : e,
+    ),
+  };
 
   it("never holds a reference through which the state (or the journal) can change", async () => {
     const episode = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "j" });

@@ -619,7 +619,7 @@ describe("a collection read the way a real app shows it", () => {
   });
 });
 
-describe("a write with fields no recorded request sent (issue 13)", () => {
+describe("a write with fields no accepted request sent", () => {
   const { model, seed } = learnSpecs([
     { path: "/api/notes", status: 200, res: [{ id: 1, title: "A" }] },
     { method: "POST", path: "/api/notes", status: 201, req: { title: "B" }, res: { id: 2, title: "B" } },
@@ -639,16 +639,33 @@ describe("a write with fields no recorded request sent (issue 13)", () => {
       req("POST", "/api/notes", { body: json(value) }),
     );
 
-  it("writes only the recorded fields, the app's own id winning, and says so", () => {
-    const created = post({ title: "x", id: 99, color: "red" });
-    expect(created.status).toBe(201);
-    expect((created.body as { value: unknown }).value).toEqual({ id: 3, title: "x" });
-    expect(created.headers["x-apptwin-warning"]).toBe(
-      'POST /api/notes: ignored "id", "color": no recorded request sent those fields, so the twin does not know what the app does with them and wrote only the recorded fields. "id" is assigned by the app: no recording shows a client choosing it, so the app\'s own value stands.',
+  it("answers 501 unlearned_field naming the fields no accepted request sent, and writes nothing", () => {
+    const episode = createEpisode(model, seed, { episodeId: "x" });
+    const refused = handleRequest(
+      model,
+      episode,
+      req("POST", "/api/notes", { body: json({ title: "x", id: 99, color: "red" }) }),
     );
+    expect([refused.status, refused.served_by, refused.rule]).toEqual([501, "miss", "post_notes"]);
+    expect(refused.body).toEqual(
+      json({
+        error: "unlearned_field",
+        message:
+          'POST /api/notes: no accepted POST /api/notes in the recording sets "color", "id", and no confirmed rule shows them settable there; the twin does not know whether the app sets, ignores or refuses them, so it writes nothing.',
+        hint: 'Record a POST /api/notes that sends "color", "id" and a read of the notes after it (or the app\'s refusal of such a body), then rebuild the bundle.',
+        fields: ["color", "id"],
+      }),
+    );
+    expect(
+      (handleRequest(model, episode, req("GET", "/api/notes")).body as { value: unknown[] }).value,
+    ).toHaveLength(2);
   });
 
-  it("says nothing when every field was recorded", () => {
-    expect(post({ title: "x" }).headers["x-apptwin-warning"]).toBeUndefined();
+  it("writes a body of recorded fields", () => {
+    const created = post({ title: "x" });
+    expect([created.status, (created.body as { value: unknown }).value]).toEqual([
+      201,
+      { id: 3, title: "x" },
+    ]);
   });
 });

@@ -6,7 +6,7 @@
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
 import { understoodQueryParams } from "../../model/collection-query.js";
-import type { Acknowledged, Collection, Endpoint, Model, Replay } from "../../model/model-schema.js";
+import type { Acknowledged, Collection, Model, Replay } from "../../model/model-schema.js";
 import { queryKey } from "../../model/query-key.js";
 import { applyWrite } from "./apply-write.js";
 import { countRead, itemRead, listRead, queryRead, rootProjection } from "./collection-read.js";
@@ -19,6 +19,7 @@ import { refuseBody, refuseRequest } from "./refuse-request.js";
 import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
+import { refuseUnlearnedFields } from "./unlearned-fields.js";
 import { validateRequest } from "./validate-request.js";
 
 const collectionIndexes = new WeakMap<Model, Map<string, Collection>>();
@@ -103,7 +104,11 @@ function serveFromState(
       : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name));
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
-  return rule ? applyWrite(model, episode, c, rule, req, m.params) : null;
+  if (!rule) return null;
+  return (
+    refuseUnlearnedFields(ep, c, list, rule, req, m.params) ??
+    applyWrite(model, episode, c, rule, req, m.params)
+  );
 }
 
 /**
@@ -149,32 +154,6 @@ function replayed(
   req: TwinRequest,
 ): TwinResponse {
   return embeddedAnswer(model, episode, hit.replay, answerReplay(episode, hit.key, hit.replay, req));
-}
-
-/**
- * A write whose body held fields no recorded request sent (issue 13, decision): the twin does not know what
- * the app does with them, so they are not written (the answer is the one the recorded fields earn) and the
- * answer says so in `x-apptwin-warning`; a field the app assigns itself (an id from a sequence, or kept) is
- * named as such — no recording shows a client choosing it, so the app's own value wins.
- */
-function withIgnoredFields(model: Model, ep: Endpoint, req: TwinRequest, answer: TwinResponse): TwinResponse {
-  const body = req.body?.kind === "json" ? req.body.value : null;
-  const known = ep.request_schema?.["properties"];
-  if (body === null || typeof body !== "object" || Array.isArray(body) || !known || typeof known !== "object")
-    return answer;
-  const ignored = Object.keys(body).filter((k) => !Object.hasOwn(known, k));
-  if (ignored.length === 0) return answer;
-  const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
-  const assigned = ignored.filter((k) =>
-    rule?.fields.some((f) => f.field === k && (f.rule.kind === "id_sequence" || f.rule.kind === "keep")),
-  );
-  const names = ignored.map((k) => JSON.stringify(k)).join(", ");
-  const own =
-    assigned.length > 0
-      ? ` ${assigned.map((k) => JSON.stringify(k)).join(", ")} ${assigned.length === 1 ? "is" : "are"} assigned by the app: no recording shows a client choosing ${assigned.length === 1 ? "it" : "them"}, so the app's own value stands.`
-      : "";
-  const warning = `${req.method.toUpperCase()} ${req.path}: ignored ${names}: no recorded request sent ${ignored.length === 1 ? "that field" : "those fields"}, so the twin does not know what the app does with ${ignored.length === 1 ? "it" : "them"} and wrote only the recorded fields.${own}`;
-  return { ...answer, headers: { ...answer.headers, "x-apptwin-warning": warning } };
 }
 
 /** A write with no visible effect: its recorded answer, and no change to the state. */
@@ -225,7 +204,7 @@ export function handleRequest(
   }
   if (ep.serving === "state") {
     const served = serveFromState(model, episode, req, m);
-    if (served) return withIgnoredFields(model, ep, req, served);
+    if (served) return served;
   }
   const hit = findReplay(model, req);
   if (hit) return replayed(model, episode, hit, req);

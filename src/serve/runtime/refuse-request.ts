@@ -57,6 +57,8 @@ function refused(ep: Endpoint, value: Record<string, unknown>): TwinResponse {
 function unreadable(req: TwinRequest): string | null {
   const b = req.body;
   if (b === null) return "is empty";
+  // A form to an endpoint whose accepted requests sent JSON: what the app does with one is not recorded.
+  if (b.kind === "form") return "is application/x-www-form-urlencoded, not JSON";
   if (b.kind !== "text") return null;
   if (b.invalid) return b.invalid;
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim();
