@@ -83,8 +83,8 @@ function heldInScope(c: Collection, list: CollectionState, id: string, entity: E
   if (!list.has(id)) return false;
   if (!c.parent) return true;
   const scope = queryForm(entity[c.parent.field]);
-  for (const e of list.values())
-    if (queryForm(e[c.id_field]) === id && queryForm(e[c.parent.field]) === scope) return true;
+  // Only the entities holding the id (the index's slots), never the whole collection: a write costs the same at any size.
+  for (const e of list.withId(id)) if (queryForm(e[c.parent.field]) === scope) return true;
   return false;
 }
 

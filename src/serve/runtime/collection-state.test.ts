@@ -74,7 +74,12 @@ describe("CollectionState", () => {
         const { state, model } = run(seed, ops);
         expect([...state.values()]).toEqual(model.rows);
         expect(state.size).toBe(model.rows.length);
-        for (let id = 0; id <= 12; id++) expect(state.get(String(id))).toEqual(model.get(String(id)));
+        for (let id = 0; id <= 12; id++) {
+          expect(state.get(String(id))).toEqual(model.get(String(id)));
+          expect([...state.withId(String(id))]).toEqual(
+            model.rows.filter((r) => String(r.id) === String(id)),
+          );
+        }
         for (let start = 0; start <= model.rows.length; start += 3) {
           expect(state.slice(start, start + 4)).toEqual(model.rows.slice(start, start + 4));
           expect([...state.values(start)]).toEqual(model.rows.slice(start));

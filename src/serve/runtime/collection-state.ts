@@ -163,6 +163,16 @@ export class CollectionState {
     return slots === null ? undefined : (this.rowAt(firstSlot(slots)) ?? undefined);
   }
 
+  /** Every entity whose id (as text) is `id`, in list order: O(entities holding it), never a scan. */
+  *withId(id: string): IterableIterator<Entity> {
+    const slots = this.slotsOf(id);
+    if (slots === null) return;
+    for (const slot of typeof slots === "number" ? [slots] : slots) {
+      const row = this.rowAt(slot);
+      if (row) yield row;
+    }
+  }
+
   /** True when an entity has this id. */
   has(id: string): boolean {
     return this.slotsOf(id) !== null;
