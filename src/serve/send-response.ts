@@ -80,7 +80,8 @@ const STREAM_SLICE_MS = 2;
 /**
  * The diagnostics channel (`node:diagnostics_channel`) a streamed answer publishes on, once per slice, how long it
  * held the event loop: `{ ms, cpu_ms }`, the wall time from when it took the loop to when it let it go, and the
- * process's CPU time in it (the wall time less what the machine gave other processes meanwhile). Nothing is
+ * process's CPU time in it (every thread's: a GC's helper threads count too; the wall time includes what the
+ * machine gave other processes meanwhile). Nothing is
  * measured while nobody subscribes; a benchmark subscribes to show the longest slice.
  */
 export const STREAM_SLICE_CHANNEL = "apptwin:serve:stream-slice";
