@@ -1,7 +1,7 @@
 /** Sign-ins: replayed (never judged as writes), keyed by who signs in, and when an answer is not a sign-in. */
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
-import { learnSpecs, withheldOf } from "../../test/support/learn-specs.js";
+import { learnSpecs, list, withheldOf } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
 
@@ -57,6 +57,34 @@ describe("sign-in", () => {
         ],
       ]);
       expect(model.endpoints[0]).toMatchObject({ serving: "replay", kind: "other", withheld: null });
+    });
+
+    it("is no refresh when every Set-Cookie clears its cookie (a sign-out): acknowledged when reads around agree", () => {
+      const out = (clear: string): RecordSpec => ({
+        method: "POST",
+        path: "/api/auth/logout",
+        status: 204,
+        headers: cookie,
+        resHeaders: [{ name: "Set-Cookie", value: clear }],
+      });
+      const things = list([{ id: 1, title: "A" }]);
+      for (const clear of [
+        "session=; Path=/; HttpOnly",
+        "session=[REDACTED:header:cookie]; Max-Age=0; Path=/",
+        "session=[REDACTED:header:cookie]; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+      ]) {
+        const { coverage } = learnSpecs([things, out(clear), things]);
+        expect(coverage.sign_in, clear).toEqual([]);
+        expect(
+          coverage.writes.acknowledged?.map((a) => a.tool_name),
+          clear,
+        ).toEqual(["post_auth_logout"]);
+      }
+      // A cookie set for later (Expires after the answer) is a session back: a refresh.
+      const later = "session=[REDACTED:header:cookie]; Expires=Thu, 31 Dec 2099 00:00:00 GMT";
+      expect(learnSpecs([things, out(later), things]).coverage.sign_in!.map((x) => x.tool_name)).toEqual([
+        "post_auth_logout",
+      ]);
     });
 
     it("is refused for a write that sends content of its own, though it rolls a cookie", () => {

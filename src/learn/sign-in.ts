@@ -58,8 +58,28 @@ function sentCredentials(o: Observation): boolean {
   );
 }
 
+/**
+ * True when a Set-Cookie line clears its cookie (a sign-out): an empty value, `Max-Age` zero or less, or `Expires`
+ * no later than the answer (the epoch when the record is untimed). A redacted value is one set.
+ */
+export function clearsCookie(line: string, at: number | null): boolean {
+  const [first = "", ...attrs] = line.split(";");
+  const eq = first.indexOf("=");
+  if (eq >= 0 && first.slice(eq + 1).trim() === "") return true;
+  for (const a of attrs) {
+    const [k = "", v = ""] = a.split("=").map((x) => x.trim());
+    if (k.toLowerCase() === "max-age" && /^-?\d+$/.test(v) && Number(v) <= 0) return true;
+    if (k.toLowerCase() === "expires" && Date.parse(v) <= (at ?? 0)) return true;
+  }
+  return false;
+}
+
+/** A session back: a Set-Cookie setting a cookie (one clearing every cookie it names is a sign-out), or a token. */
 function gaveSession(o: Observation): boolean {
-  if ((o.record.response?.headers ?? []).some((h) => h.name.toLowerCase() === "set-cookie")) return true;
+  const lines = (o.record.response?.headers ?? [])
+    .filter((h) => h.name.toLowerCase() === "set-cookie")
+    .flatMap((h) => h.value.split("\n"));
+  if (lines.some((l) => !clearsCookie(l, o.record.started_at))) return true;
   return o.response.kind === "json" && holds(o.response.value, TOKEN_MARKER);
 }
 
