@@ -129,7 +129,11 @@ export function explainCollection(c: Omit<Collection, "explain">): string {
   const order =
     c.list_order.kind === "insertion"
       ? "in insertion order"
-      : `ordered by ${c.list_order.field} ${c.list_order.direction}`;
+      : `ordered by ${c.list_order.field} ${c.list_order.direction}${
+          c.list_order.also
+            ? ` (its lists prove ${c.list_order.also.join(", ")} as well; taken: a field no two entities share, then a time, the id last)`
+            : ""
+        }`;
   const env =
     c.envelope.kind === "bare"
       ? "a bare array"

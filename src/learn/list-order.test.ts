@@ -48,7 +48,30 @@ describe("list order", () => {
 
   it("of several orders a list proved, takes a time first (newest first), the id last", () => {
     const seed = [term(2, "B", "2026-01-02T00:00:00Z"), term(1, "A", "2026-01-01T00:00:00Z")];
-    expect(orderOf([list(seed)])).toEqual({ kind: "field", field: "at", direction: "desc" });
+    expect(orderOf([list(seed)])).toEqual({
+      kind: "field",
+      field: "at",
+      direction: "desc",
+      also: ["name desc", "id desc"],
+    });
+  });
+
+  it("of several orders a list proved, ranks a field two entities share last: it leaves their order open", () => {
+    const day = (id: number, title: string, on: string) => ({ id, title, on });
+    const seed = [day(3, "Beta", "2026-01-03"), day(2, "Gamma", "2026-01-02"), day(1, "Alpha", "2026-01-01")];
+    // Created later on the same day as 3: `on` no longer orders every entity, the id still does.
+    const made = day(4, "Delta", "2026-01-03");
+    const specs: RecordSpec[] = [
+      list(seed),
+      { method: "POST", path: "/api/things", status: 201, req: { title: made.title }, res: made },
+      { path: "/api/things/4", status: 200, res: made },
+    ];
+    expect(orderOf(specs)).toEqual({
+      kind: "field",
+      field: "id",
+      direction: "desc",
+      also: ["on desc"],
+    });
   });
 
   it("keeps insertion order when the list is in ascending id order, however well a field's order also fits", () => {

@@ -60,7 +60,7 @@ export function collectionModel(
   const reads = c.list.observations
     .filter((o) => queries.has(o) && sameEnvelope(o, plainKeys))
     .map((o) => ({ obs: o, read: { ...queries.get(o)!, defaultFilter } }));
-  const { order: pick, learned } = chooseOrder(st, reads);
+  const { order: pick, learned, also } = chooseOrder(st, reads);
   const { filters, pagination } = learned;
   const stateServed = new Set<Observation>();
   for (const o of c.list.observations)
@@ -70,7 +70,12 @@ export function collectionModel(
   const list_order: Collection["list_order"] =
     pick === "insertion"
       ? { kind: "insertion" }
-      : { kind: "field", field: field!, direction: dir as "asc" | "desc" };
+      : {
+          kind: "field",
+          field: field!,
+          direction: dir as "asc" | "desc",
+          ...(also.length > 0 ? { also: also.map((x) => x.split(":").slice(1).join(" ")) } : {}),
+        };
   const totalHeaders = learnTotalHeaders(
     c.list.observations.filter((o) => stateServed.has(o)),
     queries,
@@ -194,7 +199,7 @@ const MAX_ORDERS = 8;
 function chooseOrder(
   st: CollectionState,
   reads: RecordedQueryRead<Observation>[],
-): { order: string; learned: LearnedQuery<Observation> } {
+): { order: string; learned: LearnedQuery<Observation>; also: string[] } {
   const cands = st.orderCandidates ?? new Set(["insertion"]);
   // A field order a list proved (entities out of id order, strictly by the field) comes before insertion order.
   // Of several the lists do not tell apart: a time first (newest or oldest first), then another field in the entity's
@@ -204,10 +209,21 @@ function chooseOrder(
   const fieldOf = (x: string) => x.split(":")[1]!;
   const kind = (x: string) =>
     fieldOf(x) === st.col.idField ? 2 : readTime(sample[fieldOf(x)]) !== null ? 0 : 1;
+  // A field two entities the recording showed share a value of leaves their order open: it ranks after one that
+  // orders every entity (a start date every issue created today shares, beside the id).
+  const seen = [...st.lastKnown.values()];
+  const tied = (x: string) => {
+    const values = seen.map((e) => e[fieldOf(x)]).filter((v) => v !== undefined && v !== null);
+    return new Set(values.map((v) => JSON.stringify(v))).size < values.length ? 1 : 0;
+  };
   const proven = [...cands]
     .filter((x) => st.orderProofs.has(x))
     .sort(
-      (a, b) => kind(a) - kind(b) || keys.indexOf(fieldOf(a)) - keys.indexOf(fieldOf(b)) || (a < b ? -1 : 1),
+      (a, b) =>
+        tied(a) - tied(b) ||
+        kind(a) - kind(b) ||
+        keys.indexOf(fieldOf(a)) - keys.indexOf(fieldOf(b)) ||
+        (a < b ? -1 : 1),
     );
   const ranked = [
     ...proven,
@@ -220,12 +236,13 @@ function chooseOrder(
   ];
   const first = ranked[0] ?? "insertion";
   let best = { order: first, learned: learnQueryRules(sortedReads(reads, first)) };
-  if (best.learned.explained.size === reads.length) return best;
+  const also = () => (proven.includes(best.order) ? proven.filter((x) => x !== best.order) : []);
+  if (best.learned.explained.size === reads.length) return { ...best, also: also() };
   for (const order of ranked.slice(1, MAX_ORDERS)) {
     const learned = learnQueryRules(sortedReads(reads, order));
     if (learned.explained.size > best.learned.explained.size) best = { order, learned };
   }
-  return best;
+  return { ...best, also: also() };
 }
 
 function sortedReads(

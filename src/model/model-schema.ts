@@ -302,7 +302,16 @@ export const CollectionSchema = z.strictObject({
     .optional(),
   list_order: z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("insertion") }),
-    z.strictObject({ kind: z.literal("field"), field: z.string(), direction: z.enum(["asc", "desc"]) }),
+    z.strictObject({
+      kind: z.literal("field"),
+      field: z.string(),
+      direction: z.enum(["asc", "desc"]),
+      /**
+       * Other orders every full list proved as well (`"id desc"`), which the recording does not tell apart: the
+       * twin takes `field` (a field no two entities share first, then a time, the id last). Absent: none.
+       */
+      also: z.array(z.string()).optional(),
+    }),
   ]),
   filters: z.array(z.strictObject({ param: z.string(), field: z.string(), kind: z.literal("equals") })),
   pagination: z.strictObject({ limit_param: z.string(), offset_param: z.string() }).nullable(),
