@@ -284,8 +284,25 @@ describe("a twin whose recording shows no refusal", () => {
     expect((list.json as { total: number }).total).toBe(6);
   });
 
-  it("serves a write without credentials: the recording does not show the app refusing one", async () => {
+  it("answers a write without any credential 501 unauthenticated_unrecorded: every accepted write carried them and the recording never shows the app's answer to one without", async () => {
     const res = await send(twin, "POST", "/api/items", JSON.stringify({ title: "x" }), {}, "anon");
-    expect(res.status).toBe(201);
+    expect([res.status, res.servedBy, res.json.error, res.json.carried]).toEqual([
+      501,
+      "miss",
+      "unauthenticated_unrecorded",
+      ["header:authorization", "header:x-csrf-token"],
+    ]);
+    const list = await send(twin, "GET", "/api/items", null, undefined, "anon");
+    expect((list.json as { total: number }).total).toBe(6);
+    // Any one of them, whatever its value, is what the recording shows accepted.
+    const one = await send(
+      twin,
+      "POST",
+      "/api/items",
+      JSON.stringify({ title: "x" }),
+      { "x-csrf-token": "z" },
+      "anon",
+    );
+    expect(one.status).toBe(201);
   });
 });

@@ -36,7 +36,7 @@ import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
 import { buildReplays, collectionModel } from "./read-model.js";
-import { learnBodyRefusals, learnCredentialRefusals } from "./refusal-rules.js";
+import { learnBodyRefusals, learnCredentialRefusals, learnCredentialRequirements } from "./refusal-rules.js";
 import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
@@ -417,6 +417,8 @@ export function learn(
   const unrecorded = findUnrecordedBodies(groups);
   warnings.push(...unrecorded.warnings);
 
+  const credentialRefusals = learnCredentialRefusals(groups, (g) => signIns.has(g));
+  const required = learnCredentialRequirements(groups, (g) => signIns.has(g), credentialRefusals);
   const model: Model = {
     schema_version: MODEL_SCHEMA_VERSION,
     app_origin: evidence.app_origin,
@@ -450,7 +452,8 @@ export function learn(
     examples: operationExamples(groups),
     unrecorded_bodies: unrecorded.unrecorded,
     body_refusals: learnBodyRefusals(groups),
-    credential_refusals: learnCredentialRefusals(groups, (g) => signIns.has(g)),
+    credential_refusals: credentialRefusals,
+    ...(required.length > 0 ? { credentials_required: required } : {}),
     ...(busters.length > 0 ? { cache_busters: busters } : {}),
   };
   return {

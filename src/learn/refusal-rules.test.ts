@@ -81,3 +81,69 @@ describe("reads refused without credentials", () => {
     expect(ask(get("/api/tags")).status).toBe(200);
   });
 });
+
+describe("writes without the credentials every accepted one carried, no refusal recorded", () => {
+  const bearer = [{ name: "authorization", value: "[REDACTED:header:authorization]" }];
+  const create = (headers?: RecordSpec["headers"]): RecordSpec => ({
+    method: "POST",
+    path: "/api/items",
+    status: 201,
+    req: { title: "Eggs" },
+    res: { id: 3, title: "Eggs" },
+    ...(headers ? { headers } : {}),
+  });
+  const after = signedIn("/api/items", [...items, { id: 3, title: "Eggs" }]);
+  const post = (headers: Record<string, string>, extra: Partial<TwinRequest> = {}): TwinRequest => ({
+    method: "POST",
+    path: "/api/items",
+    query: [],
+    headers: { "content-type": "application/json", ...headers },
+    body: { kind: "json", value: { title: "Tea" } },
+    ...extra,
+  });
+
+  it("answers a write carrying none of them 501 unauthenticated_unrecorded, never a success", () => {
+    const { model, ask } = twin([signedIn("/api/items", items), create([...cookie, ...bearer]), after]);
+    expect(model.credentials_required).toEqual([
+      {
+        tool_name: "post_items",
+        carried: ["cookie:session", "header:authorization"],
+        explain:
+          "The one accepted POST /api/items carried cookie:session and header:authorization; the recording never shows the app's answer to one without any of them.",
+      },
+    ]);
+    const r = ask(post({}));
+    expect([r.status, r.served_by, r.rule]).toEqual([501, "miss", "post_items"]);
+    expect(r.body).toEqual({
+      kind: "json",
+      value: {
+        error: "unauthenticated_unrecorded",
+        message:
+          "POST /api/items: every accepted POST /api/items in the recording carried cookie:session and header:authorization, and this request carries none of them; the recording never shows how the app answers a write without them, so the twin does not write.",
+        hint: "Send the credentials the recorded requests sent (any of cookie:session and header:authorization; the twin never checks a value), or record the app's answer to a POST /api/items without them (a request step with its expected_status), then rebuild the bundle.",
+        carried: ["cookie:session", "header:authorization"],
+      },
+    });
+    // Nothing was written (the seed is the last list, 3 items); a request carrying one of them (any value) is
+    // served, and so is an MCP call.
+    expect((ask(get("/api/items")).body as { value: unknown[] }).value).toHaveLength(3);
+    expect(ask(post({ authorization: "Bearer other" })).status).toBe(201);
+    expect(ask(post({}, { signed_in: true })).status).toBe(201);
+  });
+
+  it("learns no requirement for a write the recording accepted without credentials, nor where a refusal was recorded", () => {
+    const open = twin([signedIn("/api/items", items), create([...cookie]), create(), after]);
+    expect(open.model.credentials_required).toBeUndefined();
+    const refusedToo = twin([
+      signedIn("/api/items", items),
+      create([...cookie]),
+      after,
+      { method: "POST", path: "/api/items", status: 401, req: { title: "x" }, res: denied },
+    ]);
+    expect(refusedToo.model.credentials_required).toBeUndefined();
+    expect([refusedToo.ask(post({})).status, refusedToo.ask(post({})).served_by]).toEqual([
+      401,
+      "validation",
+    ]);
+  });
+});

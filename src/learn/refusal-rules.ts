@@ -5,7 +5,12 @@
  * answers; where refusals of one kind disagree, none is learned for them
  * (the twin then explains its own refusal instead of guessing the app's).
  */
-import type { BodyRefusal, CannedResponse, CredentialRefusal } from "../model/model-schema.js";
+import type {
+  BodyRefusal,
+  CannedResponse,
+  CredentialRefusal,
+  CredentialRequirement,
+} from "../model/model-schema.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
@@ -126,6 +131,43 @@ export function learnCredentialRefusals(
   });
 }
 
+/** The credentials every accepted request of a group carried, sorted (none when it has no accepted request). */
+function alwaysCarried(g: EndpointGroup): string[] {
+  const sets = g.observations.filter(accepted).map((o) => credentialsOf(o.record.request.headers));
+  if (sets.length === 0) return [];
+  return [...sets[0]!].filter((c) => sets.every((s) => s.has(c))).sort();
+}
+
+/**
+ * The writes (not sign-ins) whose every accepted request carried credentials, with what they carried, unless a
+ * recorded refusal answers a write lacking all of them (`refusals`, learned by `learnCredentialRefusals`): the twin
+ * has no answer of the app to a write without them, so it must not serve one as if it had.
+ */
+export function learnCredentialRequirements(
+  groups: readonly EndpointGroup[],
+  isSignIn: (g: EndpointGroup) => boolean,
+  refusals: readonly CredentialRefusal[],
+): CredentialRequirement[] {
+  const out: CredentialRequirement[] = [];
+  for (const g of groups) {
+    if (!isWriteMethod(g.method) || isSignIn(g)) continue;
+    const carried = alwaysCarried(g);
+    if (carried.length === 0) continue;
+    // A recorded refusal of a request lacking exactly these (or fewer of them) answers every request lacking all.
+    const covered = refusals.some(
+      (r) => r.tool_name === g.toolName && r.missing.every((c) => carried.includes(c)),
+    );
+    if (covered) continue;
+    const n = g.observations.filter(accepted).length;
+    out.push({
+      tool_name: g.toolName,
+      carried,
+      explain: `${n === 1 ? "The one accepted" : `Every one of the ${n} accepted`} ${g.method} ${g.template} carried ${carried.join(" and ")}; the recording never shows the app's answer to one without any of them.`,
+    });
+  }
+  return out.sort((a, b) => (a.tool_name < b.tool_name ? -1 : a.tool_name > b.tool_name ? 1 : 0));
+}
+
 /** The credential refusals of one side of the app (its writes, or its reads). */
 function refusalsOf(
   side: readonly EndpointGroup[],
@@ -135,10 +177,8 @@ function refusalsOf(
   const refused = side.flatMap((g) => g.observations.filter((o) => CREDENTIAL_STATUSES.has(o.status)));
   const out: CredentialRefusal[] = [];
   for (const g of side) {
-    const ok = g.observations.filter(accepted);
-    if (ok.length === 0 || isSignIn(g)) continue;
-    const sets = ok.map((o) => credentialsOf(o.record.request.headers));
-    const always = [...sets[0]!].filter((c) => sets.every((s) => s.has(c))).sort();
+    if (isSignIn(g)) continue;
+    const always = alwaysCarried(g);
     if (always.length === 0) continue;
     const byMissing = new Map<string, { own: Observation[]; other: Observation[] }>();
     for (const r of refused) {

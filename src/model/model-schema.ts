@@ -847,6 +847,17 @@ export const CredentialRefusalSchema = z.strictObject({
 });
 
 /**
+ * The credentials every accepted write of a tool carried (`header:authorization`, `cookie:session`; never a value),
+ * where the recording holds no answer of the app to a write without them: a write lacking every one is an explained
+ * miss (501 `unauthenticated_unrecorded`), never served. Not applied to MCP calls (the recording's signed-in user).
+ */
+export const CredentialRequirementSchema = z.strictObject({
+  tool_name: z.string(),
+  carried: z.array(z.string()),
+  explain: z.string(),
+});
+
+/**
  * A write with no visible effect (a tracking ping, a "mark seen"): on no collection, every success answered alike,
  * and no read repeated around it changed. The twin answers it as recorded and changes no state; it is never a
  * proven write.
@@ -888,6 +899,11 @@ export const ModelSchema = z.strictObject({
   /** Recorded answers to writes without their credentials, sorted. Always written; optional so older models read. */
   credential_refusals: z.array(CredentialRefusalSchema).optional(),
   /**
+   * Writes whose every accepted request carried credentials and that no recorded refusal covers, sorted by tool
+   * name. Absent when none (so older models read).
+   */
+  credentials_required: z.array(CredentialRequirementSchema).optional(),
+  /**
    * Query parameters confirmed as cache-busters (a client's clock, new on every read, never changing the answer):
    * learning took them out of every request, serve takes them out of every request asked. Absent when none.
    */
@@ -902,6 +918,7 @@ export const SeedStateSchema = z.strictObject({
 export type JsonSchema = z.infer<typeof JsonSchemaSchema>;
 export type WithheldReason = z.infer<typeof WithheldReasonSchema>;
 export type Withheld = z.infer<typeof WithheldSchema>;
+export type CredentialRequirement = z.infer<typeof CredentialRequirementSchema>;
 export type Param = z.infer<typeof ParamSchema>;
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export type Envelope = z.infer<typeof EnvelopeSchema>;

@@ -9,6 +9,7 @@
 import { formatPath } from "../../errors/document-issue.js";
 import type { BodyRefusal, Endpoint, Model } from "../../model/model-schema.js";
 import { bodyObject } from "./apply-field-rules.js";
+import { explainedAnswer } from "./explain-miss.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import { checkSchema, type SchemaProblem } from "./schema-check.js";
 import type { TwinRequest, TwinResponse } from "./twin-types.js";
@@ -34,6 +35,29 @@ function credentialRefusal(model: Model, ep: Endpoint, req: TwinRequest): TwinRe
     (r) => r.tool_name === ep.tool_name && r.missing.every((c) => !carries(req, c)),
   );
   return rule ? recordedAnswer(rule, "validation", ep.tool_name) : null;
+}
+
+/**
+ * The 501 for a write lacking every credential each accepted write of the tool carried, where the recording has no
+ * answer of the app to one (`credentials_required`), or null. Never for an MCP call (the signed-in user).
+ */
+function unauthenticated(model: Model, ep: Endpoint, req: TwinRequest): TwinResponse | null {
+  if (req.signed_in || READS.has(req.method.toUpperCase())) return null;
+  const rule = (model.credentials_required ?? []).find((r) => r.tool_name === ep.tool_name);
+  if (!rule || rule.carried.some((c) => carries(req, c))) return null;
+  const route = `${ep.method} ${ep.template}`;
+  const what = rule.carried.join(" and ");
+  return explainedAnswer(
+    501,
+    {
+      error: "unauthenticated_unrecorded",
+      message: `${req.method.toUpperCase()} ${req.path}: every accepted ${route} in the recording carried ${what}, and this request carries none of them; the recording never shows how the app answers a write without them, so the twin does not write.`,
+      hint: `Send the credentials the recorded requests sent (any of ${what}; the twin never checks a value), or record the app's answer to a ${route} without them (a request step with its expected_status), then rebuild the bundle.`,
+      carried: rule.carried,
+    },
+    "miss",
+    ep.tool_name,
+  );
 }
 
 /** The recorded answer to a body of this kind: the tool's own, else the app-wide one. */
@@ -70,7 +94,7 @@ export function refuseRequest(model: Model, ep: Endpoint, req: TwinRequest): Twi
   const method = req.method.toUpperCase();
   // A CORS preflight never carries credentials: it is no read the app refused.
   if (method === "OPTIONS") return null;
-  const noCredentials = credentialRefusal(model, ep, req);
+  const noCredentials = credentialRefusal(model, ep, req) ?? unauthenticated(model, ep, req);
   if (noCredentials) return noCredentials;
   if (READS.has(method)) return null;
   if (ep.request_body !== "json") return null;
