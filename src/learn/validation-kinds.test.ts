@@ -74,6 +74,37 @@ describe("validations beyond a missing field", () => {
     expect(send({ name: "Mug", price: 4, sku: "MUG-1" })[0]).toBe(201);
   });
 
+  it("learns a field no success sent, refused with an answer naming it, and answers any body sending it so", () => {
+    const refusal = { error: "must NOT have additional properties", info: { additionalProperty: "id" } };
+    const specs = recording({ name: "Cup", price: 4, sku: "CUP-1", id: 50 }, 422, refusal);
+    expect(kinds(specs)).toEqual([
+      [
+        "id",
+        422,
+        "sent",
+        'POST /api/products answers 422 with the recorded body when the request body sends "id" at all (no successful request sent it, and the app\'s answer names it; recorded at records[2]).',
+      ],
+    ]);
+    const send = twin(specs);
+    expect(send({ name: "Mug", price: 4, sku: "MUG-1", id: 99 })).toEqual([422, refusal]);
+    // Another field no success sent is no refusal the recording shows: an explained miss (unlearned-fields.ts).
+    expect(send({ name: "Mug", price: 4, sku: "MUG-1", color: "red" })[0]).toBe(501);
+    expect(send({ name: "Mug", price: 4, sku: "MUG-1" })[0]).toBe(201);
+  });
+
+  it("learns nothing from a field no success sent when the answer does not name it", () => {
+    expect(
+      kinds(recording({ name: "Cup", price: 4, sku: "CUP-1", id: 50 }, 422, { error: "invalid" })),
+    ).toEqual([]);
+  });
+
+  it("reads a JSON pointer in the answer as naming its field (a validator's `path: /price`)", () => {
+    // Two respects (price's type, and a field no success sent) narrowed to the one the answer points at.
+    const answer = { details: [{ path: "/price", message: "must be number" }] };
+    const specs = recording({ name: "Cup", price: "cheap", sku: "CUP-1", extra: 1 }, 422, answer);
+    expect(kinds(specs).map((k) => k.slice(0, 3))).toEqual([["price", 422, "type"]]);
+  });
+
   it("learns null apart from missing: null refused, the field left out still created", () => {
     const specs = recording({ name: "Cup", price: 4, sku: "CUP-1", note: null }, 400, {
       error: "note may not be null",

@@ -3,7 +3,8 @@
  * or 422 whose request differed from every successful request of the
  * endpoint in one respect — a field they all sent non-empty lacking or blank,
  * a value of another JSON type, null where they sent values or left it out,
- * a number beyond every one they sent. The twin answers such a request with
+ * a number beyond every one they sent, a field none of them sent (when the
+ * app's answer names it). The twin answers such a request with
  * the recorded status and body, before applying the write.
  */
 import type { Endpoint, ValidationRule } from "../model/model-schema.js";
@@ -43,7 +44,8 @@ export function isBlank(v: unknown): boolean {
 /** True when the JSON answer holds `name` as a key or as a whole string value (`{"field": "title"}`). */
 function names(value: unknown, name: string, depth = 0): boolean {
   if (depth > 6) return false;
-  if (typeof value === "string") return value === name;
+  // A JSON pointer to the field names it too (`{"path": "/title"}`, as JSON Schema validators answer).
+  if (typeof value === "string") return value === name || value === `/${name}`;
   if (Array.isArray(value)) return value.some((v) => names(v, name, depth + 1));
   if (isObject(value)) return Object.entries(value).some(([k, v]) => k === name || names(v, name, depth + 1));
   return false;
@@ -62,7 +64,7 @@ function jsonType(v: unknown): JsonType | null {
 /** One way a failed request differed from every success, in one field. */
 interface Anomaly {
   pointer: string;
-  kind: "missing" | "type" | "null" | "range" | "stale" | "unique";
+  kind: "missing" | "type" | "null" | "range" | "stale" | "unique" | "sent";
   /** For `type`: the types successes sent. */
   types?: JsonType[];
   /** For `range`: the failed value, and the side of the accepted values it lay on. */
@@ -113,7 +115,7 @@ function anomalies(body: Body, fields: Map<string, unknown[]>, partial: boolean)
     }
   }
   // A field no success sent at all is another respect the failure differs in (which the app may refuse).
-  for (const p of failed.keys()) if (!fields.has(p)) out.push({ pointer: p, kind: "type", types: [] });
+  for (const p of failed.keys()) if (!fields.has(p)) out.push({ pointer: p, kind: "sent" });
   return out;
 }
 
@@ -178,8 +180,10 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
       found = found.filter((x) => x.kind === "stale" || x.kind === "unique");
     const answer = o.response.kind === "json" ? o.response.value : undefined;
     if (found.length > 1) found = found.filter((x) => names(answer, keyOf(x.pointer)));
-    if (found.length !== 1 || (found[0]!.kind === "type" && found[0]!.types!.length === 0)) continue;
+    if (found.length !== 1) continue;
     const a = found[0]!;
+    // A field no success sent is what the app refused only when its answer names it (`additionalProperty: "id"`).
+    if (a.kind === "sent" && !names(answer, keyOf(a.pointer))) continue;
     // An answer naming another field the request sent, and not this one, blames that field (`{field: "status"}`).
     const sent = [...leaves(body).keys()].filter((p) => p !== a.pointer).map(keyOf);
     const blamed = sent.some((k) => k !== keyOf(a.pointer) && names(answer, k));
@@ -245,6 +249,11 @@ function kindOf(
       return {
         kind: "stale",
         explain: `${head} sends ${name} other than the value the entity holds (a stale revision: every successful request sent the one it held; recorded at ${at}).`,
+      };
+    case "sent":
+      return {
+        kind: "sent",
+        explain: `${head} sends ${name} at all (no successful request sent it, and the app's answer names it; recorded at ${at}).`,
       };
     case "unique":
       return {

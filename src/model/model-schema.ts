@@ -745,9 +745,10 @@ export const ValidationRuleSchema = z.strictObject({
    * null where successes sent a value or left it out; `range` a number at or below `below`, or at or above `above`
    * (beyond the lowest or highest a success sent); `stale` (an update) a value other than the one the entity the
    * path names holds in that field (a revision: every success sent the one it held); `unique` (a create) a value an
-   * entity of the collection (its scope) already holds there (no success sent one held).
+   * entity of the collection (its scope) already holds there (no success sent one held); `sent` the field sent at
+   * all, which no success sent and the app's answer names (`must NOT have additional properties: id`).
    */
-  kind: z.enum(["type", "null", "range", "stale", "unique"]).optional(),
+  kind: z.enum(["type", "null", "range", "stale", "unique", "sent"]).optional(),
   /**
    * With `kind: stale`: the request header (lower case, `if-match`) the rule reads instead of the body (`pointer`
    * is then ""): it fires when the request sends the header and it differs from the collection's `etag` of the

@@ -1,8 +1,8 @@
 /**
  * Validation failures the recording confirmed (model `validations`): a write
  * whose body is missing or blank in a field every successful request sent (or
- * sends a value of another type, null, or a number beyond the recorded
- * failure's, per the rule's kind) is answered with the app's recorded status
+ * sends a value of another type, null, a number beyond the recorded
+ * failure's, or a field no success sent, per the rule's kind) is answered with the app's recorded status
  * and body, before any write, even when the endpoint's successful write is withheld.
  */
 import type { Model, ValidationRule } from "../../model/model-schema.js";
@@ -41,6 +41,8 @@ function fails(r: ValidationRule, v: unknown): boolean {
     }
     case "null":
       return v === null;
+    case "sent":
+      return v !== undefined;
     case "range":
       return (
         typeof v === "number" &&
