@@ -1,7 +1,9 @@
 /** Partial updates widened to fields another write proves settable, and never beyond the evidence. */
 import { describe, expect, it } from "vitest";
 import { isoAt, type RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
-import { learnSpecs, list } from "../../test/support/learn-specs.js";
+import { learnSpecs, list, twinRequest } from "../../test/support/learn-specs.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
 
 describe("partial updates of fields the recording never patched", () => {
   const before = { id: 1, title: "A", done: false, at: "2026-01-01T00:00:00.000Z" };
@@ -131,5 +133,49 @@ describe("creates take the fields an update proves settable", () => {
       field: "done",
       rule: { kind: "constant", value: false },
     });
+  });
+});
+
+describe("a replace (a PUT building the whole entity) recorded with fewer fields than the create sets", () => {
+  const seeded = { id: 1, title: "A" };
+  const created = { id: 2, title: "B", tag: "home" };
+  const specs = (putReq: unknown, readBack: unknown): RecordSpec[] => [
+    list([seeded]),
+    { method: "POST", path: "/api/things", status: 200, req: { title: "B", tag: "home" }, res: created },
+    list([seeded, created]),
+    { method: "PUT", path: "/api/things/2", status: 204, req: putReq },
+    { path: "/api/things/2", status: 200, res: readBack },
+  ];
+
+  it("takes a field the create sets from the request when a PUT sends it, else leaves it out (the replace drops it)", () => {
+    const recording = specs({ title: "C" }, { id: 2, title: "C" });
+    const { model, seed } = learnSpecs(recording);
+    const put = model.write_rules.find((r) => r.tool_name === "put_things_by_id")!;
+    expect([put.kind, put.fields.find((f) => f.field === "tag")]).toEqual([
+      "replace",
+      {
+        field: "tag",
+        rule: {
+          kind: "from_request",
+          pointer: "/tag",
+          otherwise: { kind: "omit" },
+          settable_by: "POST /api/things",
+        },
+      },
+    ]);
+    const ep = createEpisode(model, seed, { episodeId: "r" });
+    expect(
+      handleRequest(model, ep, twinRequest("PUT", "/api/things/1", { title: "D", tag: "work" })).status,
+    ).toBe(204);
+    expect(handleRequest(model, ep, twinRequest("GET", "/api/things/1")).body).toEqual({
+      kind: "json",
+      value: { id: 1, title: "D", tag: "work" },
+    });
+  });
+
+  it("never widens it to a field the PUT was seen to receive and not take", () => {
+    const { model } = learnSpecs(specs({ title: "C", tag: "work" }, { id: 2, title: "C" }));
+    const put = model.write_rules.find((r) => r.tool_name === "put_things_by_id")!;
+    expect(put.fields.find((f) => f.field === "tag")?.rule.kind).not.toBe("from_request");
   });
 });

@@ -3,7 +3,9 @@
  * recorded only with `done` learns `title: keep`; yet the create (or the PUT)
  * of the same collection proves `title` is client-settable, so the real app
  * changes it when a PATCH sends it. Such a `keep` becomes `from_request`,
- * otherwise kept, naming the write that proves it (`settable_by`).
+ * otherwise kept, naming the write that proves it (`settable_by`). A replace
+ * recorded only with `title` (a PUT that builds the whole entity) takes the
+ * fields the create or the PATCH take the same way, otherwise left out.
  */
 
 import type { Endpoint, FieldRule, WriteRule } from "../model/model-schema.js";
@@ -128,12 +130,15 @@ export function widenSettable(
     const col = w.rule.collection;
     if (!byCollection.has(col)) byCollection.set(col, settableFields(writes, col));
     const settable = byCollection.get(col)!;
-    if (kind === "create") {
+    // A create, and a replace (which builds the whole entity, leaving out what it has no rule for), take from the
+    // request each field another confirmed write of the collection takes, where they never received it.
+    if (kind === "create" || w.rule.kind === "replace") {
       const fields = widenCreate(w, settable, all, writes);
       if (fields !== w.rule.fields) widened.set(w, fields);
-      continue;
+      if (kind === "create") continue;
     }
-    const fields = w.rule.fields.map((f) => {
+    const base = widened.get(w) ?? w.rule.fields;
+    const fields = base.map((f) => {
       if (f.rule.kind !== "keep" || f.field === w.target.collection.idField) return f;
       const source = settable.get(f.field);
       if (!source || source.by === `${w.group.method} ${w.group.template}`) return f;
@@ -146,14 +151,14 @@ export function widenSettable(
       };
       return { field: f.field, rule };
     });
-    if (fields.some((f, i) => f !== w.rule.fields[i])) widened.set(w, fields);
+    if (fields.some((f, i) => f !== base[i])) widened.set(w, fields);
   }
   return widened;
 }
 
 /**
- * A create's fields widened by what the updates of its collection take from the request: a field the create never
- * received (none of its successful observations sent the key) and holds no rule for, or holds only as a constant
+ * A create's (or a replace's) fields widened by what the other writes of its collection take from the request: a
+ * field it never received (none of its successful observations sent the key) and holds no rule for, or holds only as a constant
  * (the value every recorded create left it at), is taken from the request when sent, else left out or kept at
  * that constant. Never the id, a field the app assigns, or one an update was seen to ignore. Returns the draft's
  * own array when nothing is widened.
