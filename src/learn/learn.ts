@@ -36,7 +36,12 @@ import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
 import { buildReplays, collectionModel } from "./read-model.js";
-import { learnBodyRefusals, learnCredentialRefusals, learnCredentialRequirements } from "./refusal-rules.js";
+import {
+  learnBodyRefusals,
+  learnCredentialRefusals,
+  learnCredentialRequirements,
+  learnRefusedBodies,
+} from "./refusal-rules.js";
 import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
@@ -419,6 +424,7 @@ export function learn(
 
   const credentialRefusals = learnCredentialRefusals(groups, (g) => signIns.has(g));
   const required = learnCredentialRequirements(groups, (g) => signIns.has(g), credentialRefusals);
+  const refusedBodies = learnRefusedBodies(groups, (g) => signIns.has(g));
   const model: Model = {
     schema_version: MODEL_SCHEMA_VERSION,
     app_origin: evidence.app_origin,
@@ -454,6 +460,7 @@ export function learn(
     body_refusals: learnBodyRefusals(groups),
     credential_refusals: credentialRefusals,
     ...(required.length > 0 ? { credentials_required: required } : {}),
+    ...(refusedBodies.length > 0 ? { refused_bodies: refusedBodies } : {}),
     ...(busters.length > 0 ? { cache_busters: busters } : {}),
   };
   return {

@@ -147,3 +147,58 @@ describe("writes without the credentials every accepted one carried, no refusal 
     ]);
   });
 });
+
+describe("a body the app refused, sent again", () => {
+  const refusal = { error: "invalid", fields: { title: "too long" } };
+  const specs: RecordSpec[] = [
+    signedIn("/api/items", items),
+    {
+      method: "POST",
+      path: "/api/items",
+      status: 201,
+      req: { title: "Eggs" },
+      res: { id: 3, title: "Eggs" },
+    },
+    { method: "POST", path: "/api/items", status: 422, req: { title: "Soup" }, res: refusal },
+    signedIn("/api/items", [...items, { id: 3, title: "Eggs" }]),
+  ];
+  const post = (value: unknown): TwinRequest => ({
+    method: "POST",
+    path: "/api/items",
+    query: [],
+    headers: { "content-type": "application/json" },
+    body: { kind: "json", value },
+  });
+
+  it("answers that very body with the recorded refusal, and another body as the rules say", () => {
+    const { model, ask } = twin(specs);
+    expect(model.refused_bodies).toEqual([
+      {
+        tool_name: "post_items",
+        request: { title: "Soup" },
+        status: 422,
+        content_type: "application/json; charset=utf-8",
+        body: refusal,
+        explain:
+          "POST /api/items answered this very body 422 (recorded at records[2]); no accepted request sent it.",
+      },
+    ]);
+    const again = ask(post({ title: "Soup" }));
+    expect([again.status, again.served_by, again.body]).toEqual([
+      422,
+      "validation",
+      { kind: "json", value: refusal },
+    ]);
+    expect(ask(post({ title: "Stew" })).status).toBe(201);
+  });
+
+  it("learns none for a body the app also accepted, nor where its refusals disagree", () => {
+    const accepted = twin([
+      ...specs,
+      { ...specs[1]!, req: { title: "Soup" }, res: { id: 4, title: "Soup" } },
+    ]);
+    expect(accepted.model.refused_bodies).toBeUndefined();
+    const disagree = twin([...specs, { ...specs[2]!, res: { error: "other" } }]);
+    expect(disagree.model.refused_bodies).toBeUndefined();
+  });
+});

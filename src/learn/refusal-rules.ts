@@ -10,12 +10,17 @@ import type {
   CannedResponse,
   CredentialRefusal,
   CredentialRequirement,
+  RefusedBody,
 } from "../model/model-schema.js";
+import { canonicalJsonCompact } from "../util/canonical-json.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
 import { isWriteMethod } from "./write-targets.js";
+
+/** Statuses that answer a body the app refused as invalid (409/412: a conflict with the state, judged elsewhere). */
+const INVALID_STATUSES = new Set([400, 422]);
 
 /** Statuses that answer a body the app could not take. */
 const BODY_STATUSES = new Set([400, 415, 422]);
@@ -203,4 +208,48 @@ function refusalsOf(
     }
   }
   return out;
+}
+
+/**
+ * The bodies the app refused (400/422) that no accepted request of the tool sent, each with the one answer its
+ * refusals agree on (none where they disagree): a request sending that very body again gets it (serve
+ * validate-request.ts), before any rule the learner drew from it. Sign-ins are keyed replays of their own.
+ */
+export function learnRefusedBodies(
+  groups: readonly EndpointGroup[],
+  isSignIn: (g: EndpointGroup) => boolean,
+): RefusedBody[] {
+  const out: RefusedBody[] = [];
+  const objectBody = (o: Observation): object | null =>
+    (o.request.kind === "json" || o.request.kind === "form") &&
+    o.request.value !== null &&
+    typeof o.request.value === "object"
+      ? o.request.value
+      : null;
+  const bodyKey = (o: Observation) => {
+    const b = objectBody(o);
+    return b === null ? null : canonicalJsonCompact(b);
+  };
+  for (const g of groups) {
+    if (!isWriteMethod(g.method) || isSignIn(g)) continue;
+    const acceptedKeys = new Set(g.observations.filter(accepted).map(bodyKey));
+    const refused = new Map<string, Observation[]>();
+    for (const o of g.observations) {
+      const k = INVALID_STATUSES.has(o.status) ? bodyKey(o) : null;
+      if (k === null || acceptedKeys.has(k)) continue;
+      refused.set(k, [...(refused.get(k) ?? []), o]);
+    }
+    for (const [, list] of [...refused].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const answer = agreed(list);
+      if (!answer) continue;
+      const at = list.map((o) => `records[${o.index}]`).join(", ");
+      out.push({
+        tool_name: g.toolName,
+        request: objectBody(list[0]!),
+        ...answer,
+        explain: `${g.method} ${g.template} answered this very body ${answer.status} (recorded at ${at}); no accepted request sent it.`,
+      });
+    }
+  }
+  return out.sort((a, b) => (a.tool_name < b.tool_name ? -1 : a.tool_name > b.tool_name ? 1 : 0));
 }

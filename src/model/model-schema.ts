@@ -848,6 +848,20 @@ export const CredentialRefusalSchema = z.strictObject({
 });
 
 /**
+ * A body the app refused (400/422) exactly as recorded, which no accepted request of the tool sent: the twin answers
+ * a request sending that very body (JSON, or a form's fields; compared as canonical JSON) with the recorded answer,
+ * whatever the validation rules learned from it. `request` is the refused body as parsed.
+ */
+export const RefusedBodySchema = z.strictObject({
+  tool_name: z.string(),
+  request: z.unknown(),
+  status: z.number().int(),
+  content_type: z.string().nullable(),
+  body: z.unknown(),
+  explain: z.string(),
+});
+
+/**
  * The credentials every accepted write of a tool carried (`header:authorization`, `cookie:session`; never a value),
  * where the recording holds no answer of the app to a write without them: a write lacking every one is an explained
  * miss (501 `unauthenticated_unrecorded`), never served. Not applied to MCP calls (the recording's signed-in user).
@@ -904,6 +918,8 @@ export const ModelSchema = z.strictObject({
    * name. Absent when none (so older models read).
    */
   credentials_required: z.array(CredentialRequirementSchema).optional(),
+  /** Bodies the app refused, answered as recorded when sent again exactly; sorted. Absent when none. */
+  refused_bodies: z.array(RefusedBodySchema).optional(),
   /**
    * Query parameters confirmed as cache-busters (a client's clock, new on every read, never changing the answer):
    * learning took them out of every request, serve takes them out of every request asked. Absent when none.
@@ -920,6 +936,7 @@ export type JsonSchema = z.infer<typeof JsonSchemaSchema>;
 export type WithheldReason = z.infer<typeof WithheldReasonSchema>;
 export type Withheld = z.infer<typeof WithheldSchema>;
 export type CredentialRequirement = z.infer<typeof CredentialRequirementSchema>;
+export type RefusedBody = z.infer<typeof RefusedBodySchema>;
 export type Param = z.infer<typeof ParamSchema>;
 export type Endpoint = z.infer<typeof EndpointSchema>;
 export type Envelope = z.infer<typeof EnvelopeSchema>;

@@ -5,7 +5,8 @@
  * failure's, or a field no success sent, per the rule's kind) is answered with the app's recorded status
  * and body, before any write, even when the endpoint's successful write is withheld.
  */
-import type { Model, ValidationRule } from "../../model/model-schema.js";
+import type { Model, RefusedBody, ValidationRule } from "../../model/model-schema.js";
+import { canonicalJsonCompact } from "../../util/canonical-json.js";
 import { bodyObject } from "./apply-field-rules.js";
 import { locate } from "./collection-read.js";
 import { readPointer } from "./json-text.js";
@@ -88,6 +89,25 @@ function conflicts(model: Model, r: ValidationRule, v: unknown, at: ValidationPl
   return false;
 }
 
+const refusedByTool = new WeakMap<Model, Map<string, Map<string, RefusedBody>>>();
+
+/** The app's recorded refusal of this very body (`refused_bodies`), or null. */
+function refusedBody(model: Model, tool: string, body: unknown): TwinResponse | null {
+  if (!model.refused_bodies?.length || body === null || typeof body !== "object") return null;
+  let index = refusedByTool.get(model);
+  if (!index) {
+    index = new Map();
+    for (const r of model.refused_bodies) {
+      const byBody = index.get(r.tool_name) ?? new Map<string, RefusedBody>();
+      byBody.set(canonicalJsonCompact(r.request), r);
+      index.set(r.tool_name, byBody);
+    }
+    refusedByTool.set(model, index);
+  }
+  const hit = index.get(tool)?.get(canonicalJsonCompact(body));
+  return hit ? recordedAnswer(hit, "validation", tool) : null;
+}
+
 /** The recorded failure the request earns, or null when no rule applies (or its body is not an object). */
 export function validateRequest(
   model: Model,
@@ -95,6 +115,9 @@ export function validateRequest(
   req: TwinRequest,
   at?: ValidationPlace,
 ): TwinResponse | null {
+  // The very body the app refused comes first: the recording's own answer to it.
+  const exact = refusedBody(model, tool, bodyObject(req.body));
+  if (exact) return exact;
   const rules = rulesOf(model, tool);
   if (rules.length === 0) return null;
   // A rule on a request header (a stale If-Match) applies whatever the body.
