@@ -106,11 +106,19 @@ describe("following the skill through apptwin mcp", () => {
     await app.close();
     const served = await call("serve_environment", { bundle: destination });
     const { url, twin_id } = served.structuredContent as { url: string; twin_id: string };
-    const created = await fetch(`${url}/api/items`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: "Eggs" }),
-    });
+    // A write carries what the recorded writes carried (any value: the twin never checks one); without any, the
+    // twin says it never saw the app's answer to such a write (501 unauthenticated_unrecorded).
+    const post = (headers: Record<string, string>) =>
+      fetch(`${url}/api/items`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ title: "Eggs" }),
+      });
+    const anonymous = await post({});
+    const carried = ((await anonymous.json()) as { carried?: string[] }).carried ?? [];
+    expect([anonymous.status, carried.length > 0]).toEqual([501, true]);
+    const [place, name] = carried[0]!.split(/:(.*)/s) as [string, string];
+    const created = await post(place === "cookie" ? { cookie: `${name}=any` } : { [name]: "any" });
     expect(created.status).toBe(201);
     const read = await fetch(`${url}/api/items/${((await created.json()) as { id: number }).id}`);
     expect(await read.json()).toMatchObject({ title: "Eggs" });
