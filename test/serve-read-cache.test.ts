@@ -52,6 +52,8 @@ async function call(episode: string, method: string, path: string, body?: unknow
     method,
     headers: {
       "x-apptwin-episode": episode,
+      // The recorded writes carried a bearer token: any value is what the twin takes for one.
+      authorization: "Bearer any",
       ...(body === undefined ? {} : { "content-type": "application/json" }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),

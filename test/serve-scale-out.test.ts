@@ -127,6 +127,8 @@ async function call(base: string, episode: string, c: Call) {
     method: c.method,
     headers: {
       "x-apptwin-episode": episode,
+      // The recorded writes carried a bearer token: any value is what the twin takes for one.
+      authorization: "Bearer any",
       ...(c.body === undefined ? {} : { "content-type": "application/json" }),
     },
     body: c.body === undefined ? undefined : JSON.stringify(c.body),
