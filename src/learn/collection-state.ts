@@ -6,6 +6,7 @@
  */
 import type { Entity } from "../model/model-schema.js";
 import type { FoundCollection } from "./collections.js";
+import type { Observation } from "./endpoint-index.js";
 import { parentPath } from "./tree-collection.js";
 
 /** Simulated state of one collection. */
@@ -16,6 +17,8 @@ export class CollectionState {
   readonly scopes = new Map<string, string[]>();
   readonly listedScopes = new Set<string>();
   readonly everSeen = new Set<string>();
+  /** Item-read misses (404, 410, a confirmed 403) of an id the walk had seen before: a gone entity's answer. */
+  readonly goneMisses = new Set<Observation>();
   /** The last values known of every entity ever seen (reads and write answers), for "before" snapshots. */
   readonly lastKnown = new Map<string, Entity>();
   /** The last write answer of each entity: what a write shows of it that reads may not (`title.raw`). */

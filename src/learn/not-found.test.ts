@@ -69,4 +69,63 @@ describe("not-found answers per route", () => {
     expect(model.endpoints.map((e) => e.template)).toEqual(["/api/contents", "/api/contents/{id}"]);
     expect(model.collections[0]).toMatchObject({ id_field: "path", not_found_id: "nope.md" });
   });
+
+  describe("an id the app held and deleted", () => {
+    const forbidden = { errors: [{ message: "You don't have permission to access this." }] };
+    const gone = { errors: [{ message: "Item 2 was deleted" }] };
+    const recording = [
+      { path: "/todos", status: 200, res: TODOS },
+      { path: "/todos/1", status: 200, res: TODOS[0] },
+      { path: "/todos/50", status: 403, res: forbidden },
+      { path: "/todos/60", status: 403, res: forbidden },
+      { method: "DELETE", path: "/todos/2", status: 204 },
+      { path: "/todos/2", status: 404, res: gone },
+    ];
+
+    it("answers as the app did where its deleted ids differ from those it never held (404 beside a 403)", () => {
+      const { model, seed } = learnSpecs(recording);
+      const c = model.collections[0]!;
+      expect(c.not_found).toMatchObject({ status: 403, body: forbidden });
+      expect(c.gone).toMatchObject({ status: 404, body: gone });
+      expect(c.gone_id).toBe("2");
+      const ep = createEpisode(model, seed, { episodeId: "gone" });
+      const del = (path: string) => ({ ...get(path), method: "DELETE" });
+      // An id never held: the app's refusal; the seed's 1, deleted in this episode: the app's answer to a deleted id.
+      expect(handleRequest(model, ep, get("/todos/77")).status).toBe(403);
+      expect(handleRequest(model, ep, del("/todos/1")).status).toBe(204);
+      const after = handleRequest(model, ep, get("/todos/1"));
+      expect([after.status, after.body]).toEqual([
+        404,
+        { kind: "json", value: { errors: [{ message: "Item 1 was deleted" }] } },
+      ]);
+      // Another episode never deleted it.
+      const fresh = createEpisode(model, seed, { episodeId: "fresh" });
+      expect(handleRequest(model, fresh, get("/todos/1")).status).toBe(200);
+    });
+
+    it("is the one not-found answer where both kinds of miss answer alike (rightly no `gone`)", () => {
+      const { model } = learnSpecs([
+        { path: "/todos", status: 200, res: TODOS },
+        { path: "/todos/1", status: 200, res: TODOS[0] },
+        miss(99, "Entity not found: Todo with id 99"),
+        { method: "DELETE", path: "/todos/2", status: 204 },
+        miss(2, "Entity not found: Todo with id 2"),
+      ]);
+      const c = model.collections[0]!;
+      expect(c.gone).toBeUndefined();
+      expect(c.not_found_id).toBe("99");
+    });
+
+    it("is not told apart when the recording shows misses of deleted ids only", () => {
+      const { model } = learnSpecs([
+        { path: "/todos", status: 200, res: TODOS },
+        { path: "/todos/1", status: 200, res: TODOS[0] },
+        { method: "DELETE", path: "/todos/2", status: 204 },
+        { path: "/todos/2", status: 410, res: gone },
+      ]);
+      const c = model.collections[0]!;
+      expect(c.gone).toBeUndefined();
+      expect(c.not_found).toMatchObject({ status: 410 });
+    });
+  });
 });

@@ -105,8 +105,9 @@ export function collectionModel(
   );
   const miss = new Set(c.missStatuses ?? [404, 410]);
   const misses = c.item?.observations.filter((o) => miss.has(o.status)) ?? [];
-  const nf = misses[0];
-  const nfId = nf ? notFoundId(misses, c.item!.params.at(-1)!) : null;
+  const { notFound: nfFrom, gone } = splitMisses(misses, st.goneMisses, c.item?.params.at(-1) ?? "");
+  const nf = nfFrom[0];
+  const nfId = nf ? notFoundId(nfFrom, c.item!.params.at(-1)!) : null;
   const partial: Omit<Collection, "explain"> = {
     name: c.name,
     id_field: c.idField,
@@ -124,6 +125,7 @@ export function collectionModel(
     pagination,
     not_found: nf ? canned(nf) : null,
     ...(nfId !== null ? { not_found_id: nfId } : {}),
+    ...(gone ? { gone: gone.answer, ...(gone.id !== null ? { gone_id: gone.id } : {}) } : {}),
     ...(totalHeaders.length > 0 ? { total_headers: totalHeaders } : {}),
     ...((fields) => (fields.length > 0 ? { envelope_fields: fields } : {}))([
       ...envelopeFields,
@@ -169,6 +171,42 @@ function treeRoot(c: FoundCollection): { root?: Entity } {
     if (at(o) > at(plain[last]!) || (at(o) === at(plain[last]!) && o.index > plain[last]!.index)) last = i;
   });
   return { root: { ...(bodies[last] as Entity), [c.tree.childrenKey]: [] } };
+}
+
+/** Two misses answer alike: the same status, content type and body once the id each names is the other's. */
+function sameMiss(a: Observation, b: Observation, idParam: string): boolean {
+  const x = canned(a);
+  const y = canned(b);
+  const body = namesId(y.body, b.pathParams[idParam] ?? "")
+    ? renameId(y.body, b.pathParams[idParam] ?? "", a.pathParams[idParam] ?? "")
+    : y.body;
+  return (
+    x.status === y.status &&
+    x.content_type === y.content_type &&
+    JSON.stringify(body) === JSON.stringify(x.body)
+  );
+}
+
+/**
+ * The misses that teach the answer to an unknown id, and the answer to a gone one (an id the recording had shown,
+ * then deleted) when the app tells them apart: the misses of ids the walk had seen (`goneMisses`) all answer alike,
+ * those of ids never seen all answer alike, and the two differ (a 410 or 404 for a deleted id where unknown ids get
+ * 404 or 403). Otherwise every miss teaches the one not-found answer, as before (`gone` null): a recording with
+ * misses of one kind only cannot tell whether the other kind answers differently.
+ */
+function splitMisses(
+  misses: Observation[],
+  goneMisses: Set<Observation>,
+  idParam: string,
+): { notFound: Observation[]; gone: { answer: CannedResponse; id: string | null } | null } {
+  const gone = misses.filter((o) => goneMisses.has(o));
+  const unknown = misses.filter((o) => !goneMisses.has(o));
+  const alike = (os: Observation[]) => os.every((o) => sameMiss(os[0]!, o, idParam));
+  if (gone.length === 0 || unknown.length === 0 || !alike(gone) || !alike(unknown)) {
+    return { notFound: misses, gone: null };
+  }
+  if (sameMiss(unknown[0]!, gone[0]!, idParam)) return { notFound: misses, gone: null };
+  return { notFound: unknown, gone: { answer: canned(gone[0]!), id: notFoundId(gone, idParam) } };
 }
 
 /**

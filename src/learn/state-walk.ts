@@ -414,6 +414,7 @@ class Walk {
   /** An item read: a 404 or 410 (or a 403 confirmed to mean the same) shows the entity gone, a success shows it as it is. */
   private readItem(st: CollectionState, o: Observation, id: string, body: unknown): void {
     if (o.status === 404 || o.status === 410 || st.col.missStatuses?.includes(o.status)) {
+      if (st.everSeen.has(id)) st.goneMisses.add(o);
       st.remove(id);
       this.sighting(st, id, null, o);
     } else if (ok(o) && o.query.length > 0) {

@@ -324,6 +324,12 @@ export const CollectionSchema = z.strictObject({
    */
   not_found_id: z.string().optional(),
   /**
+   * The app's answer to an item read of an id it held and deleted, when the recording shows it differing from the
+   * answer to an id never held (`not_found`): a 410 beside a 404, a 404 beside a 403. `gone_id` as `not_found_id`.
+   */
+  gone: CannedResponseSchema.optional(),
+  gone_id: z.string().optional(),
+  /**
    * Headers of list answers that carry a total, confirmed by every list read the state serves: the number of
    * matching entities before the page (`of: "total"`, `X-WP-Total`, `X-Total-Count`) or the number of pages of
    * the read's page size (`of: "pages"`, `X-WP-TotalPages`). `when_sent`: the header is sent only when the request

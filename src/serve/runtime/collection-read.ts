@@ -368,9 +368,15 @@ function listAnswer(
 
 /**
  * The collection's recorded answer to an unknown id (naming the requested `id` where the recorded one named its
- * own, `not_found_id`), or a generic `404 {"error":"not_found"}`.
+ * own, `not_found_id`), or a generic `404 {"error":"not_found"}`; for an id the episode deleted (`gone`), the
+ * recorded answer to a deleted id where the app gives one of its own.
  */
-export function notFound(c: Collection, rule: string, id?: string): TwinResponse {
+export function notFound(c: Collection, rule: string, id?: string, gone = false): TwinResponse {
+  if (gone && c.gone) {
+    const body =
+      c.gone_id === undefined || id === undefined ? c.gone.body : renameId(c.gone.body, c.gone_id, id);
+    return recordedAnswer({ ...c.gone, body }, "state", rule);
+  }
   const nf = c.not_found;
   if (!nf) {
     return {
@@ -441,7 +447,10 @@ export function itemRead(
   nulls: readonly string[] = [],
 ): TwinResponse {
   const found = locate(c, list, params, idParam);
-  if (!found) return notFound(c, rule, params[idParam]);
+  if (!found) {
+    const id = params[idParam];
+    return notFound(c, rule, id, id !== undefined && list.wasDeleted(id));
+  }
   const unknown = unknownItemFields(c, found).filter((k) => !nulls.includes(k));
   if (unknown.length > 0) return explainUnknownFields(rule, queryForm(found[c.id_field]), unknown);
   // A parent (stored with an array of children) shows the children the state holds now.

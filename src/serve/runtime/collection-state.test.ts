@@ -193,3 +193,23 @@ describe("diffEpisode", () => {
     );
   });
 });
+
+describe("ids an episode deleted", () => {
+  it("are told apart from ids it never held, through re-creation, reset and snapshots", () => {
+    const state = new CollectionState("things", "id", new SeedCollection([{ id: 1 }, { id: 2 }]));
+    state.delete("1");
+    state.append({ id: 3 });
+    state.delete("3");
+    expect([
+      state.wasDeleted("1"),
+      state.wasDeleted("3"),
+      state.wasDeleted("2"),
+      state.wasDeleted("9"),
+    ]).toEqual([true, true, false, false]);
+    const frozen = state.snapshot();
+    state.append({ id: 1 });
+    expect([state.wasDeleted("1"), frozen.wasDeleted("1")]).toEqual([false, true]);
+    state.reset();
+    expect([state.wasDeleted("1"), state.wasDeleted("3")]).toEqual([false, false]);
+  });
+});

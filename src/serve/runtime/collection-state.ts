@@ -135,6 +135,8 @@ export class CollectionState {
   private deleted = new DeletedSlots();
   /** Ids whose slots differ from the seed's index: id → slots, or null for none. */
   private ids = new Map<string, IdSlots | null>();
+  /** Ids this episode deleted and has not made again (O(deletes)): a read of one gets the app's "gone" answer. */
+  private gone = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -243,6 +245,7 @@ export class CollectionState {
     const old = this.rowAt(slot)!;
     this.setRow(slot, null);
     this.setSlots(id, withoutSlot(slots, slot));
+    if (this.slotsOf(id) === null) this.gone.add(id);
     this.deleted.insert(slot, this.seedRows.length + this.added.length);
     this.compact();
     return old;
@@ -254,6 +257,12 @@ export class CollectionState {
     this.added = [];
     this.deleted = new DeletedSlots();
     this.ids = new Map();
+    this.gone = new Set();
+  }
+
+  /** True when this episode deleted the entity with this id and holds none with it now. */
+  wasDeleted(id: string): boolean {
+    return this.gone.has(id) && this.slotsOf(id) === null;
   }
 
   /** A copy frozen in time (O(changes)): later writes here do not show in it. */
@@ -263,6 +272,7 @@ export class CollectionState {
     copy.added = this.added.slice();
     copy.deleted = this.deleted.copy();
     copy.ids = new Map(this.ids);
+    copy.gone = new Set(this.gone);
     return copy;
   }
 
