@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolsFromModel } from "../src/bundle/tool-definitions.js";
 import type { FaultPlan } from "../src/serve/fault-plan.js";
 import { createTwinServer, type TwinServer } from "../src/serve/http/twin-http-server.js";
+import { logLine } from "../src/serve/log-line.js";
 import type { JournalEntry } from "../src/serve/request-journal.js";
 import { ITEMS_SEED_STATE, itemsModel } from "./fixtures/models/items-twin.js";
 import { twinBundle } from "./fixtures/models/twin-bundle-fixture.js";
@@ -133,6 +134,29 @@ describe("the request journal", () => {
     expect(json.requests[1].body).toEqual({ title: "Milk", password: "[MASKED]" });
     expect(JSON.stringify(json)).not.toContain("hunter22");
     expect(json.dropped).toBe(0);
+  });
+
+  it("never repeats a credential sent in the query: not in the miss, the journal nor the access log", async () => {
+    await newEpisode("jq");
+    const secrets = ["tokenvalue-0d9f8e7c6b5a", "apikeyvalue-1a2b3c4d5e6f", "k3y4value5x6y7z8w9q0r1s2"];
+    const path = `/api/items?token=${secrets[0]}&api_key=${secrets[1]}&key=${secrets[2]}&sort_key=title`;
+    const miss = await call("GET", path, { episode: "jq" });
+    expect(miss.status).toBe(501);
+    expect(miss.json.request).toBe(
+      "GET /api/items?token=%5BMASKED%5D&api_key=%5BMASKED%5D&key=%5BMASKED%5D&sort_key=title",
+    );
+    const journal = await call("GET", "/__apptwin/episodes/jq/requests");
+    expect(journal.json.requests[0].query).toBe(
+      "token=%5BMASKED%5D&api_key=%5BMASKED%5D&key=%5BMASKED%5D&sort_key=title",
+    );
+    const logged = seen.filter((e) => e.episode === "jq").map(logLine);
+    expect(logged).toHaveLength(1);
+    for (const text of [JSON.stringify(miss.json), JSON.stringify(journal.json), ...logged])
+      for (const secret of secrets) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(encodeURIComponent(secret));
+        expect(text).not.toContain(Buffer.from(secret).toString("base64"));
+      }
   });
 
   it("filters by method, path (exact, template, prefix) and status (exact or class), and counts for verification", async () => {

@@ -6,6 +6,7 @@
  * and counts are what verification asks ("was POST /api/items called twice?").
  */
 import { isCredentialName } from "../util/credential-name.js";
+import { maskQueryString } from "../util/mask-query.js";
 import { deepFreeze } from "./runtime/deep-freeze.js";
 
 /** One request an episode received and how it was answered. */
@@ -20,7 +21,7 @@ export interface JournalEntry {
   tool: string | null;
   method: string;
   path: string;
-  /** The query string as sent, without `?` ("" for none). */
+  /** The query string as sent, without `?` ("" for none); credential values masked (util/mask-query.ts). */
   query: string;
   /** The request body as parsed (JSON, form fields as an object, text), credential-named fields masked; null for none. */
   body: unknown;
@@ -202,7 +203,12 @@ export class RequestJournal {
 
   /** Appends an entry, numbering it; past capacity it replaces the oldest. */
   record(entry: Omit<JournalEntry, "seq">): JournalEntry {
-    const full: JournalEntry = Object.freeze({ seq: this.next++, ...entry, body: deepFreeze(entry.body) });
+    const full: JournalEntry = Object.freeze({
+      seq: this.next++,
+      ...entry,
+      query: maskQueryString(entry.query),
+      body: deepFreeze(entry.body),
+    });
     if (this.capacity === 0) {
       this.dropped++;
       return full;

@@ -4,6 +4,7 @@
  * saying why it is withheld and what to record to serve it.
  */
 import type { Endpoint, Model, WriteRule } from "../../model/model-schema.js";
+import { maskQueryPairs } from "../../util/mask-query.js";
 import { nearestRoute, routeTable } from "./route-table.js";
 import type { TwinRequest, TwinResponse } from "./twin-types.js";
 
@@ -176,7 +177,7 @@ export function explainUnlearnedQuery(
   recorded: string[],
   why: string | null = null,
 ): TwinResponse {
-  const query = new URLSearchParams(req.query).toString();
+  const query = new URLSearchParams(maskQueryPairs(req.query)).toString();
   const asked = `${req.method.toUpperCase()} ${req.path}${query === "" ? "" : `?${query}`}`;
   const names = params.map((p) => JSON.stringify(p)).join(", ");
   const unlearned = params.map((name) => {
