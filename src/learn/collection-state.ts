@@ -35,6 +35,8 @@ export class CollectionState {
   readonly orderProofs = new Set<string>();
   /** Top-level scalar fields with one value in every entity of every full list so far (default-filter candidates). */
   private defaultValues: Map<string, unknown> | null = null;
+  /** The entities full lists showed (two or more are needed before a value shared by all of them tells anything). */
+  private readonly defaultListed = new Set<string>();
   /** Candidate fields on which an entity absent from a full list, yet never shown gone, differed: the default filter. */
   private readonly hiddenBy = new Set<string>();
   /** Entities a full list left out because they differ from what every full list shows (a draft, a closed issue). */
@@ -180,6 +182,10 @@ export class CollectionState {
 
   private noteDefaultValues(listed: Entity[]): void {
     if (listed.length === 0) return;
+    for (const e of listed) {
+      const id = this.idOf(e);
+      if (id !== null) this.defaultListed.add(id);
+    }
     if (!this.defaultValues) {
       this.defaultValues = new Map();
       for (const [k, v] of Object.entries(listed[0]!))
@@ -209,7 +215,8 @@ export class CollectionState {
   /**
    * Takes in an entity a query read answered: a known one is refreshed with the fields the answer holds (a projected
    * answer never writes its shape back), an unknown one joins the end of its scope when it is whole (it holds every
-   * field the known entities all hold), as a hidden one: the plain list did not show it.
+   * field the known entities all hold), as a hidden one: the plain list did not show it, and the fields it differs in
+   * from every listed entity's shared values are the default filter's (see `hiddenByDefault`).
    */
   noteFromQuery(scope: string, e: Entity): void {
     const id = this.idOf(e);
@@ -225,6 +232,7 @@ export class CollectionState {
     const known = [...this.entities.values()].slice(0, 20);
     const core = Object.keys(known[0] ?? {}).filter((f) => known.every((x) => f in x));
     if (known.length === 0 || !core.every((f) => f in e)) return;
+    const seenBefore = this.everSeen.has(id);
     this.noteId(e[this.col.idField]);
     this.noteInts(scope, e);
     this.entities.set(id, e);
@@ -233,6 +241,10 @@ export class CollectionState {
     order.push(id);
     this.scopes.set(scope, order);
     this.hidden.add(id);
+    // The scope's last full list left out an entity no recorded write made (a create's answer or Location notes its
+    // id): it was there all along, so where it differs from what every listed entity shares, that is the default
+    // filter, as when a later full list leaves it out.
+    if (!seenBefore && this.listedScopes.has(scope) && this.defaultListed.size >= 2) this.hiddenByDefault(e);
   }
 
   private checkOrder(before: string[], ids: string[], listed: Entity[]): void {

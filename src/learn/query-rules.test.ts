@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
-import { learnSpecs, list } from "../../test/support/learn-specs.js";
+import { learnSpecs, list, twinRequest } from "../../test/support/learn-specs.js";
 import { queryLeaves } from "../model/query-language.js";
 import { planQuery, type QueryPlan, runQueryPlan } from "../model/query-plan.js";
+import { createEpisode } from "../serve/runtime/create-episode.js";
+import { handleRequest } from "../serve/runtime/handle-request.js";
 
 const THINGS = [
   { id: 1, title: "Milk", status: "open", price: 3, owner: { id: 7, name: "Ann" }, tags: ["food"] },
@@ -227,6 +229,44 @@ describe("the default filter of a plain list", () => {
     ]);
     expect(model.collections[0]!.query!.default_filter).toEqual([{ field: "status", value: "open" }]);
     expect(seed.collections.things!.map((t) => t.id)).toEqual([1, 3, 2, 4]);
+  });
+
+  it("takes an entity a filtered read showed after the last plain list as hidden by it too (no later list needed)", () => {
+    const shown = THINGS.filter((t) => t.status === "open");
+    const { model, seed } = learnSpecs([
+      list(shown),
+      { path: "/api/things?status=done", status: 200, res: pick(2, 4) },
+    ]);
+    expect(model.collections[0]!.query!.default_filter).toEqual([{ field: "status", value: "open" }]);
+    expect(seed.collections.things!.map((t) => t.id)).toEqual([1, 3, 2, 4]);
+    const ep = createEpisode(model, seed, { episodeId: "hidden" });
+    const ids = (query: [string, string][]) =>
+      (
+        handleRequest(model, ep, twinRequest("GET", "/api/things", null, query)).body as {
+          value: { id: number }[];
+        }
+      ).value.map((t) => t.id);
+    expect(ids([])).toEqual([1, 3]);
+    expect(ids([["status", "done"]])).toEqual([2, 4]);
+  });
+
+  it("rightly sets none for an entity a recorded create made after the plain list (it was not there to hide)", () => {
+    const shown = THINGS.filter((t) => t.status === "open");
+    const made = { id: 5, title: "Tea", status: "done", price: 1, owner: { id: 7, name: "Ann" }, tags: [] };
+    const { model } = learnSpecs([
+      list(shown),
+      { method: "POST", path: "/api/things", status: 201, req: { title: "Tea", status: "done" }, res: made },
+      { path: "/api/things?status=done", status: 200, res: [made] },
+    ]);
+    expect(model.collections[0]!.query?.default_filter ?? []).toEqual([]);
+  });
+
+  it("rightly sets none from a plain list of one entity, whose every value could be the default", () => {
+    const { model } = learnSpecs([
+      list(pick(1)),
+      { path: "/api/things?status=open", status: 200, res: pick(1, 3) },
+    ]);
+    expect(model.collections[0]!.query?.default_filter ?? []).toEqual([]);
   });
 });
 
