@@ -100,13 +100,17 @@ function listKeys(api: ApiRecord[]): Map<string, Set<string>> {
   return out;
 }
 
-/** Paths every request of which the app answered 404 or 410 (segments joined by `/`). */
+/**
+ * Paths every request of which the app answered 404 or 410, or a GET of it 400/422 (an id it would not parse, `/todos/abc`), as
+ * segments joined by `/`: beside ids, such a segment is one more id of the route, not a route of its own.
+ */
 function missedPaths(api: ApiRecord[]): Set<string> {
   const missed = new Set<string>();
   const answered = new Set<string>();
   for (const rec of api) {
     const key = rec.segments.join("/");
-    if (rec.status === 404 || rec.status === 410) missed.add(key);
+    const unparsed = (rec.status === 400 || rec.status === 422) && rec.method === "GET";
+    if (rec.status === 404 || rec.status === 410 || unparsed) missed.add(key);
     else answered.add(key);
   }
   for (const key of answered) missed.delete(key);

@@ -128,4 +128,53 @@ describe("not-found answers per route", () => {
       expect(c.not_found).toMatchObject({ status: 410 });
     });
   });
+
+  describe("an id that cannot be one of the collection's", () => {
+    const invalid = (value: string) => ({
+      error: {
+        statusCode: 400,
+        name: "BadRequestError",
+        code: "INVALID_PARAMETER_VALUE",
+        message: `Invalid data "${value}" for parameter "id".`,
+      },
+    });
+    const recording = [
+      { path: "/todos", status: 200, res: TODOS },
+      { path: "/todos/1", status: 200, res: TODOS[0] },
+      miss(99, "Entity not found: Todo with id 99"),
+      { path: "/todos/abc", status: 400, res: invalid("abc") },
+    ];
+
+    it("is an id of the route (no literal route of its own) answered with the app's own refusal, naming the id", () => {
+      const { model, seed } = learnSpecs(recording);
+      expect(model.endpoints.map((e) => e.template)).toEqual(["/todos", "/todos/{id}"]);
+      const c = model.collections[0]!;
+      expect(c.malformed_id).toMatchObject({ status: 400, body: invalid("abc") });
+      expect(c.malformed_id_id).toBe("abc");
+      const ep = createEpisode(model, seed, { episodeId: "malformed" });
+      const xyz = handleRequest(model, ep, get("/todos/xyz"));
+      expect([xyz.status, xyz.body]).toEqual([400, { kind: "json", value: invalid("xyz") }]);
+      // An integer id the app does not hold is still its not-found.
+      expect(handleRequest(model, ep, get("/todos/42")).status).toBe(404);
+    });
+
+    it("is rightly not learned where the ids are any text, or the odd id was answered as a miss", () => {
+      const files = [
+        { id: "a1", title: "x" },
+        { id: "b2", title: "y" },
+      ];
+      const text = learnSpecs([
+        { path: "/notes", status: 200, res: files },
+        { path: "/notes/a1", status: 200, res: files[0] },
+        { path: "/notes/zz", status: 400, res: { error: "bad" } },
+      ]).model.collections[0]!;
+      expect(text.malformed_id).toBeUndefined();
+      const missed = learnSpecs([
+        { path: "/todos", status: 200, res: TODOS },
+        { path: "/todos/1", status: 200, res: TODOS[0] },
+        miss("abc", "Entity not found: Todo with id abc"),
+      ]).model.collections[0]!;
+      expect(missed.malformed_id).toBeUndefined();
+    });
+  });
 });

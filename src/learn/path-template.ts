@@ -82,7 +82,7 @@ export interface IdEvidence {
   idValues: ReadonlySet<string>;
   /** List path (segments joined by `/`, the last one without its suffix) → values of its entities' unique fields. */
   keysByList: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Paths (segments joined by `/`) every request of which was answered 404 or 410: an unknown id, not a route. */
+  /** Paths (segments joined by `/`) every request of which was answered 404 or 410 (a GET 400/422 too): an unknown or unparsable id, not a route. */
   missed?: ReadonlySet<string>;
   /**
    * Ids holding `/` that entities of the recording hold as a value (a listed entity's unique field, or an answer

@@ -12,7 +12,7 @@ import type {
   ReplayBody,
   ReplayResponse,
 } from "../model/model-schema.js";
-import { namesId, renameId } from "../model/not-found.js";
+import { fitsIdKind, namesId, renameId } from "../model/not-found.js";
 import { sortEntities } from "../model/query-language.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { CollectionState } from "./collection-state.js";
@@ -126,6 +126,9 @@ export function collectionModel(
     not_found: nf ? canned(nf) : null,
     ...(nfId !== null ? { not_found_id: nfId } : {}),
     ...(gone ? { gone: gone.answer, ...(gone.id !== null ? { gone_id: gone.id } : {}) } : {}),
+    ...((m) => (m ? { malformed_id: m.answer, ...(m.id !== null ? { malformed_id_id: m.id } : {}) } : {}))(
+      malformedId(c),
+    ),
     ...(totalHeaders.length > 0 ? { total_headers: totalHeaders } : {}),
     ...((fields) => (fields.length > 0 ? { envelope_fields: fields } : {}))([
       ...envelopeFields,
@@ -185,6 +188,24 @@ function sameMiss(a: Observation, b: Observation, idParam: string): boolean {
     x.content_type === y.content_type &&
     JSON.stringify(body) === JSON.stringify(x.body)
   );
+}
+
+/**
+ * The answer to an item read whose id cannot be one of the collection's (`/todos/abc` where every id is an integer):
+ * learned when the item route has such reads, every one of them answered the same client error (4xx, neither a
+ * miss nor a refusal of credentials) and none succeeded. Rejected: a `string` id kind (any text could be an id), a
+ * malformed id answered 2xx or differently, or no such read (the answer to one is then the not-found, as before).
+ */
+function malformedId(c: FoundCollection): { answer: CannedResponse; id: string | null } | null {
+  const param = c.item?.params.at(-1);
+  if (!c.item || param === undefined || c.idKind === "string") return null;
+  const misses = new Set(c.missStatuses ?? [404, 410]);
+  const odd = c.item.observations.filter((o) => !fitsIdKind(o.pathParams[param] ?? "", c.idKind));
+  if (odd.length === 0) return null;
+  const refused = (o: Observation) =>
+    o.status >= 400 && o.status < 500 && !misses.has(o.status) && o.status !== 401 && o.status !== 403;
+  if (!odd.every(refused) || !odd.every((o) => sameMiss(odd[0]!, o, param))) return null;
+  return { answer: canned(odd[0]!), id: notFoundId(odd, param) };
 }
 
 /**

@@ -330,6 +330,13 @@ export const CollectionSchema = z.strictObject({
   gone: CannedResponseSchema.optional(),
   gone_id: z.string().optional(),
   /**
+   * The app's answer to an item read whose id cannot be one of the collection's (`abc` where ids are integers): a
+   * 400 `INVALID_PARAMETER_VALUE` beside the 404 of unknown ids, learned when every such recorded read answered it
+   * alike. `malformed_id_id`: the id it names, as `not_found_id`.
+   */
+  malformed_id: CannedResponseSchema.optional(),
+  malformed_id_id: z.string().optional(),
+  /**
    * Headers of list answers that carry a total, confirmed by every list read the state serves: the number of
    * matching entities before the page (`of: "total"`, `X-WP-Total`, `X-Total-Count`) or the number of pages of
    * the read's page size (`of: "pages"`, `X-WP-TotalPages`). `when_sent`: the header is sent only when the request

@@ -25,3 +25,13 @@ export function renameId(value: unknown, from: string, to: string): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameId(v, from, to)]));
   return value;
 }
+
+const INT_ID = /^-?\d+$/;
+const UUID_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a path's id could name an entity of a collection whose ids are of this kind (any text for `string`). */
+export function fitsIdKind(value: string, kind: "int" | "uuid" | "string"): boolean {
+  if (kind === "int") return INT_ID.test(value);
+  if (kind === "uuid") return UUID_ID.test(value);
+  return true;
+}

@@ -11,7 +11,7 @@ import { countEntities } from "../../model/count-read.js";
 import { unknownItemFields } from "../../model/item-knowledge.js";
 import { renderLink } from "../../model/link-header.js";
 import type { Collection, Entity } from "../../model/model-schema.js";
-import { renameId } from "../../model/not-found.js";
+import { fitsIdKind, renameId } from "../../model/not-found.js";
 import { pageCount } from "../../model/page-count.js";
 import { type CursorCodec, encodeCursor, idText } from "../../model/query-cursor.js";
 import { queryLeaves } from "../../model/query-language.js";
@@ -449,6 +449,11 @@ export function itemRead(
   const found = locate(c, list, params, idParam);
   if (!found) {
     const id = params[idParam];
+    if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind)) {
+      const m = c.malformed_id;
+      const body = c.malformed_id_id === undefined ? m.body : renameId(m.body, c.malformed_id_id, id);
+      return recordedAnswer({ ...m, body }, "state", rule);
+    }
     return notFound(c, rule, id, id !== undefined && list.wasDeleted(id));
   }
   const unknown = unknownItemFields(c, found).filter((k) => !nulls.includes(k));
