@@ -214,7 +214,7 @@ export class CollectionState {
 
   /**
    * Takes in an entity a query read answered: a known one is refreshed with the fields the answer holds (a projected
-   * answer never writes its shape back), an unknown one joins the end of its scope when it is whole (it holds every
+   * answer never writes its shape back; a whole one adds the scalar fields it gained), an unknown one joins the end of its scope when it is whole (it holds every
    * field the known entities all hold), as a hidden one: the plain list did not show it, and the fields it differs in
    * from every listed entity's shared values are the default filter's (see `hiddenByDefault`).
    */
@@ -225,6 +225,11 @@ export class CollectionState {
     if (old) {
       const merged = { ...old };
       for (const k of Object.keys(old)) if (k in e) merged[k] = e[k];
+      // A whole entity (every field known of it, and more) shows fields it gained since (a write the walk could not
+      // apply set them): a new scalar is taken in; a new object or array may be an expansion, never written back.
+      if (Object.keys(old).every((k) => k in e))
+        for (const [k, v] of Object.entries(e))
+          if (!(k in old) && (v === null || typeof v !== "object")) merged[k] = v;
       this.entities.set(id, merged);
       this.lastKnown.set(id, merged);
       return;

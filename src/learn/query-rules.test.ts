@@ -213,6 +213,23 @@ describe("projections and parameters with no effect", () => {
     expect(seed.collections.things).toEqual(THINGS);
   });
 
+  it("takes in the scalar fields a whole entity gained, never an object or array a query read added (an expansion)", () => {
+    const bare = [
+      { id: 1, title: "Milk" },
+      { id: 2, title: "Bread" },
+    ];
+    const { seed } = learnSpecs([
+      { path: "/api/things", status: 200, res: bare },
+      {
+        path: "/api/things?title=Milk",
+        status: 200,
+        res: [{ id: 1, title: "Milk", desc: "bulk", owner: { id: 7 }, tags: ["x"] }],
+      },
+      { path: "/api/things?fields=id", status: 200, res: [{ id: 2 }] },
+    ]);
+    expect(seed.collections.things).toEqual([{ id: 1, title: "Milk", desc: "bulk" }, bare[1]]);
+  });
+
   it("takes a parameter new on every read that changed nothing for a cache-buster", () => {
     const { rules } = rulesOf([read("_=1796109801612", 1, 2, 3, 4), read("_=1796109809999", 1, 2, 3, 4)]);
     expect(rules).toEqual([{ kind: "ignore", path: ["_"], values: null }]);
