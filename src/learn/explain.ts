@@ -44,7 +44,9 @@ export function explainRule(rule: FieldRule, field?: string): string {
     case "clock":
       return `the episode clock, as ${TIME[rule.format]}${rule.layout === undefined ? "" : ` (${rule.layout})`}${rule.offset_min === undefined ? "" : ` at UTC${offsetText(rule.offset_min)}`}`;
     case "constant":
-      return `always ${JSON.stringify(rule.value)}`;
+      return rule.given === undefined
+        ? `always ${JSON.stringify(rule.value)}`
+        : `${JSON.stringify(rule.value)} where the request's ${rule.given.pointer} is ${[...rule.given.values, ...(rule.given.absent ? ["absent"] : [])].join(" or ")} as recorded (another value there is an explained miss)`;
     case "copy":
       return rule.pointer === undefined ? `a copy of field "${rule.from}"` : `a copy of ${rule.pointer}`;
     case "path_param":

@@ -12,6 +12,7 @@ import { pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
 import { isRedirect } from "./redirect-location.js";
+import { withReferenceConditions } from "./reference-constants.js";
 import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-fields.js";
 
 /** A rule tree whose id sequences start where their counters continue (`sequence`, else the collection's). */
@@ -40,7 +41,7 @@ export function assembleWriteRules(
       const own = widened.get(w) ?? w.rule.fields;
       // After the widening: a field a create left unset proves nothing settable for another write.
       const unset = w.target.kind === "create" ? unsetFields(own, w.group, w.target.collection.idField) : own;
-      const fields = unset.map((f) => ({
+      const fields = withReferenceConditions(unset, sentBodies(w.group)).map((f) => ({
         field: f.field,
         rule: withStarts(f.rule, w.rule.collection, idSequences),
       }));

@@ -491,6 +491,19 @@ export interface FieldEntry {
 }
 
 /** How one field of a written entity gets its value. */
+/**
+ * The one condition a constant was recorded under: every recorded write sent one of `values` (canonical JSON text)
+ * at `pointer` of the request, or nothing there when `absent`. Learned for a field a request field names as its
+ * reference (`project` beside `project_id`, the `name` beside a `priority.id` taken from `priority_id`): the app
+ * looked the value up, so for another reference the recording does not tell it and the write is an explained miss.
+ */
+export const ConstantGivenSchema = z.strictObject({
+  pointer: z.string(),
+  values: z.array(z.string()),
+  absent: z.boolean(),
+});
+export type ConstantGiven = z.infer<typeof ConstantGivenSchema>;
+
 export type FieldRule =
   | {
       kind: "from_request";
@@ -506,7 +519,7 @@ export type FieldRule =
       layout?: string;
       offset_min?: number;
     }
-  | { kind: "constant"; value: unknown }
+  | { kind: "constant"; value: unknown; given?: ConstantGiven }
   | { kind: "copy"; from: string; pointer?: string }
   | { kind: "path_param"; name: string }
   | { kind: "keep" }
@@ -563,7 +576,11 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       /** The app's offset in minutes east of UTC, for a local time without a zone or a stated `+HH:MM`; absent is 0. */
       offset_min: z.number().int().optional(),
     }),
-    z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
+    z.strictObject({
+      kind: z.literal("constant"),
+      value: z.unknown(),
+      given: ConstantGivenSchema.optional(),
+    }),
     z.strictObject({
       kind: z.literal("copy"),
       /** The top-level field copied (or holding the copied value, with `pointer`). */

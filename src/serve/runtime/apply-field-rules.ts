@@ -6,7 +6,8 @@
  * fields and strings assembled from the entity's values (`format`).
  */
 import { deriveFromId } from "../../model/id-derived.js";
-import type { Entity, FieldRule } from "../../model/model-schema.js";
+import type { ConstantGiven, Entity, FieldRule } from "../../model/model-schema.js";
+import { canonicalJsonCompact } from "../../util/canonical-json.js";
 import { pointerOf, readPointer } from "../../util/json-pointer.js";
 import { slugify } from "../../util/slug.js";
 import { DEFAULT_LAYOUT, formatDate, formatIsoTime } from "../../util/time-layout.js";
@@ -26,6 +27,11 @@ export interface RuleContext {
    */
   idField?: string;
   unknown?: { field: string; extension: string }[];
+  /**
+   * Where constants recorded under one reference (`given`) meet a request naming another: the request pointer, what
+   * it sent (canonical JSON, or null for nothing) and what the recording sent. The write is then refused.
+   */
+  unrecorded?: { pointer: string; sent: string | null; recorded: string[] }[];
 }
 
 const ABSENT = Symbol("absent");
@@ -43,6 +49,15 @@ class Deferred {
 /** A value the rule cannot tell (see `RuleContext.unknown`). */
 class Unknown {
   constructor(readonly extension: string) {}
+}
+
+/** Notes in `ctx.unrecorded` a request that does not meet the condition a constant was recorded under. */
+function checkGiven(given: ConstantGiven, ctx: RuleContext): void {
+  const v = readPointer(bodyObject(ctx.body), given.pointer);
+  const sent = v === undefined ? null : canonicalJsonCompact(v);
+  if (sent === null ? given.absent : given.values.includes(sent)) return;
+  if (ctx.unrecorded?.some((u) => u.pointer === given.pointer)) return;
+  ctx.unrecorded?.push({ pointer: given.pointer, sent, recorded: given.values });
 }
 
 /** The request body as the object pointers read: parsed JSON, or the form's first value per name. */
@@ -113,6 +128,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     case "clock":
       return formatClock(ctx.episode.clock_ms, rule);
     case "constant":
+      if (rule.given) checkGiven(rule.given, ctx);
       return copyOf(rule.value);
     case "path_param": {
       const v = ctx.params[rule.name];

@@ -6,10 +6,16 @@
 import type { Collection, Entity, Model, WriteRule } from "../../model/model-schema.js";
 import { withoutPointers } from "../../util/entity-view.js";
 import { fillParam, templateParams } from "../../util/fill-template.js";
-import { applyFieldRules } from "./apply-field-rules.js";
+import { applyFieldRules, type RuleContext } from "./apply-field-rules.js";
 import { locate, notFound } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainedAnswer, explainIdTaken, explainUnbuiltId, explainUnknownDerived } from "./explain-miss.js";
+import {
+  explainedAnswer,
+  explainIdTaken,
+  explainUnbuiltId,
+  explainUnknownDerived,
+  explainUnrecordedReference,
+} from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
@@ -203,10 +209,26 @@ export function applyWrite(
     return answer(rule, old!);
   }
   const unknown: { field: string; extension: string }[] = [];
-  const ctx = { episode, collection: c.name, body: req.body, params, old, idField: c.id_field, unknown };
+  const unrecorded: NonNullable<RuleContext["unrecorded"]> = [];
+  const ctx = {
+    episode,
+    collection: c.name,
+    body: req.body,
+    params,
+    old,
+    idField: c.id_field,
+    unknown,
+    unrecorded,
+  };
   const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
   const built = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
   const entity = inRoot(c, built);
+  // A value the app looked up by a reference the recording never sent: never the recorded one passed off as it.
+  if (unrecorded.length > 0) {
+    episode.clock_ms = before.clock;
+    episode.id_sequences = before.sequences;
+    return explainUnrecordedReference(rule.tool_name, unrecorded[0]!);
+  }
   // A field derived from the id that the id does not tell (an extension no recording showed): never a guess.
   if (unknown.length > 0) {
     episode.clock_ms = before.clock;

@@ -132,6 +132,27 @@ export function explainUnlistedScope(endpoint: Endpoint, collection: string, sco
   );
 }
 
+/** The 501 for a write naming a reference the recording never sent, where the app answers a value it looked up by it. */
+export function explainUnrecordedReference(
+  tool: string,
+  u: { pointer: string; sent: string | null; recorded: string[] },
+): TwinResponse {
+  const recorded = [...u.recorded, ...(u.recorded.length === 0 ? ["nothing"] : [])].join(", ");
+  const sent = u.sent === null ? "nothing there" : u.sent;
+  return explainedAnswer(
+    501,
+    {
+      error: "unlearned_value",
+      message: `${tool} answers values the app looks up by the request's ${u.pointer}; every recorded request sent ${recorded} there and this one sends ${sent}, so the twin does not know what the app gives for it and does not guess`,
+      pointer: u.pointer,
+      recorded: u.recorded,
+      hint: `Record ${tool} with other values at ${u.pointer} (each reference the agent may name), then rebuild the bundle.`,
+    },
+    "miss",
+    tool,
+  );
+}
+
 /** The 501 for a write whose entity's field derives from its id, when the id does not tell it (an unseen extension). */
 export function explainUnknownDerived(
   tool: string,
