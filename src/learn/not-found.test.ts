@@ -101,6 +101,10 @@ describe("not-found answers per route", () => {
       // Another episode never deleted it.
       const fresh = createEpisode(model, seed, { episodeId: "fresh" });
       expect(handleRequest(model, fresh, get("/todos/1")).status).toBe(200);
+      // The recording deleted 2: the seed does not hold it, and it is gone, not unknown.
+      expect(c.gone_ids).toEqual(["2"]);
+      const two = handleRequest(model, fresh, get("/todos/2"));
+      expect([two.status, two.body]).toEqual([404, { kind: "json", value: gone }]);
     });
 
     it("is the one not-found answer where both kinds of miss answer alike (rightly no `gone`)", () => {
@@ -143,6 +147,7 @@ describe("not-found answers per route", () => {
       { path: "/todos/1", status: 200, res: TODOS[0] },
       miss(99, "Entity not found: Todo with id 99"),
       { path: "/todos/abc", status: 400, res: invalid("abc") },
+      { path: "/todos/x-y", status: 400, res: invalid("x-y") },
     ];
 
     it("is an id of the route (no literal route of its own) answered with the app's own refusal, naming the id", () => {
@@ -156,6 +161,21 @@ describe("not-found answers per route", () => {
       expect([xyz.status, xyz.body]).toEqual([400, { kind: "json", value: invalid("xyz") }]);
       // An integer id the app does not hold is still its not-found.
       expect(handleRequest(model, ep, get("/todos/42")).status).toBe(404);
+    });
+
+    it("names the requested id only where two such reads agree on where it stands (one may name it by chance)", () => {
+      const { model, seed } = learnSpecs([
+        { path: "/todos", status: 200, res: TODOS },
+        { path: "/todos/1", status: 200, res: TODOS[0] },
+        { path: "/todos/bad", status: 400, res: { error: "bad id" } },
+      ]);
+      const c = model.collections[0]!;
+      expect([c.malformed_id?.status, c.malformed_id_id]).toEqual([400, undefined]);
+      const ep = createEpisode(model, seed, { episodeId: "one-odd" });
+      expect(handleRequest(model, ep, get("/todos/zz")).body).toEqual({
+        kind: "json",
+        value: { error: "bad id" },
+      });
     });
 
     it("is rightly not learned where the ids are any text, or the odd id was answered as a miss", () => {

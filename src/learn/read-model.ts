@@ -125,7 +125,15 @@ export function collectionModel(
     pagination,
     not_found: nf ? canned(nf) : null,
     ...(nfId !== null ? { not_found_id: nfId } : {}),
-    ...(gone ? { gone: gone.answer, ...(gone.id !== null ? { gone_id: gone.id } : {}) } : {}),
+    ...(gone
+      ? {
+          gone: gone.answer,
+          ...(gone.id !== null ? { gone_id: gone.id } : {}),
+          ...((ids) => (ids.length > 0 ? { gone_ids: ids } : {}))(
+            [...st.everSeen].filter((id) => !st.entities.has(id)).sort(),
+          ),
+        }
+      : {}),
     ...((m) => (m ? { malformed_id: m.answer, ...(m.id !== null ? { malformed_id_id: m.id } : {}) } : {}))(
       malformedId(c),
     ),
@@ -205,7 +213,9 @@ function malformedId(c: FoundCollection): { answer: CannedResponse; id: string |
   const refused = (o: Observation) =>
     o.status >= 400 && o.status < 500 && !misses.has(o.status) && o.status !== 401 && o.status !== 403;
   if (!odd.every(refused) || !odd.every((o) => sameMiss(odd[0]!, o, param))) return null;
-  return { answer: canned(odd[0]!), id: notFoundId(odd, param) };
+  // The id is renamed only where two such reads agree on where it stands: one alone may name it by chance (`bad` in
+  // `{"error": "bad id"}` for `/things/bad`).
+  return { answer: canned(odd[0]!), id: odd.length >= 2 ? notFoundId(odd, param) : null };
 }
 
 /**

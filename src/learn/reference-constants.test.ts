@@ -100,4 +100,21 @@ describe("constants a request reference decided", () => {
     );
     expect(fields[0]!.rule).toEqual({ kind: "constant", value: website });
   });
+
+  it("rightly leaves it unconditioned where the reference holds a credential (only markers were recorded)", () => {
+    const fields = withReferenceConditions(
+      [
+        { field: "session", rule: { kind: "constant", value: { active: true } } },
+        { field: "vault", rule: { kind: "constant", value: { id: 3 } } },
+      ],
+      [
+        { session_id: "[REDACTED:field:session_id]", vault_id: "[REDACTED:secret:MYSEC]" },
+        { session_id: "[REDACTED:field:session_id]", vault_id: "[REDACTED:secret:MYSEC]" },
+      ],
+    );
+    expect(fields.map((f) => f.rule)).toEqual([
+      { kind: "constant", value: { active: true } },
+      { kind: "constant", value: { id: 3 } },
+    ]);
+  });
 });

@@ -15,7 +15,8 @@
  */
 import type { FieldEntry, FieldRule } from "../model/model-schema.js";
 import { canonicalJsonCompact } from "../util/canonical-json.js";
-import { pointerOf, readPointer } from "../util/json-pointer.js";
+import { isCredentialName } from "../util/credential-name.js";
+import { pathOfPointer, pointerOf, readPointer } from "../util/json-pointer.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
@@ -42,8 +43,18 @@ function referenceNames(field: string): string[] {
   return [`${field}_id`, `${field}Id`, `${field}_ids`, `${field}Ids`];
 }
 
-/** The condition the recorded bodies put at `pointer`: the values they sent there, and whether some sent nothing. */
-function givenAt(bodies: unknown[], pointer: string): { pointer: string; values: string[]; absent: boolean } {
+/**
+ * The condition the recorded bodies put at `pointer`: the values they sent there, and whether some sent nothing; or
+ * null where the values cannot be a condition: the field holds a credential (its name says so, or capture redacted a
+ * value of it), so the recording kept only markers, which no real request sends — the constant stays unconditioned
+ * and no credential is ever compared or quoted back.
+ */
+function givenAt(
+  bodies: unknown[],
+  pointer: string,
+): { pointer: string; values: string[]; absent: boolean } | null {
+  const last = pathOfPointer(pointer).at(-1) ?? "";
+  if (isCredentialName(last)) return null;
   const values = new Set<string>();
   let absent = false;
   for (const b of bodies) {
@@ -51,8 +62,11 @@ function givenAt(bodies: unknown[], pointer: string): { pointer: string; values:
     if (v === undefined) absent = true;
     else values.add(canonicalJsonCompact(v));
   }
+  if ([...values].some((v) => v.includes(REDACTED))) return null;
   return { pointer, values: [...values].sort(), absent };
 }
+
+const REDACTED = "[REDACTED:";
 
 /** The one pointer of the request that names `field` as its reference, or null (none, or two: ambiguous). */
 function referencePointer(
@@ -87,9 +101,8 @@ export function withReferenceConditions(fields: FieldEntry[], bodies: unknown[])
   return fields.map(({ field, rule }) => {
     if (rule.kind === "constant" && rule.given === undefined) {
       const pointer = referencePointer(field, rule.value, sent, bodies);
-      return pointer === null
-        ? { field, rule }
-        : { field, rule: conditioned(rule, givenAt(bodies, pointer)) };
+      const given = pointer === null ? null : givenAt(bodies, pointer);
+      return given === null ? { field, rule } : { field, rule: conditioned(rule, given) };
     }
     if (rule.kind === "object") {
       const id = rule.fields.find((f) => f.rule.kind === "from_request" && /(^id$|_id$|Id$)/.test(f.field));
@@ -97,6 +110,7 @@ export function withReferenceConditions(fields: FieldEntry[], bodies: unknown[])
         return { field, rule };
       }
       const given = givenAt(bodies, id.rule.pointer);
+      if (given === null) return { field, rule };
       return {
         field,
         rule: {

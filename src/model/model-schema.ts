@@ -329,6 +329,8 @@ export const CollectionSchema = z.strictObject({
    */
   gone: CannedResponseSchema.optional(),
   gone_id: z.string().optional(),
+  /** With `gone`: the ids the recording showed and then no longer held (deleted while recording), sorted. */
+  gone_ids: z.array(z.string()).optional(),
   /**
    * The app's answer to an item read whose id cannot be one of the collection's (`abc` where ids are integers): a
    * 400 `INVALID_PARAMETER_VALUE` beside the 404 of unknown ids, learned when every such recorded read answered it

@@ -8,10 +8,16 @@ describe("query values the twin never repeats", () => {
     expect(isMaskedParam("access_token", "abc")).toBe(true);
     expect(isMaskedParam("key", "9f8e7d6c5b4a39281726f5e4")).toBe(true);
     expect(isMaskedParam("sortKey", "9f8e7d6c5b4a39281726f5e4")).toBe(true);
+    // Names that sign or grant, with a random-looking value: a pre-signed URL's signature, an OAuth code.
+    expect(isMaskedParam("X-Amz-Signature", "a1b2c3d4e5f60718293a4b5c6d7e8f90")).toBe(true);
+    expect(isMaskedParam("sig", "Zk4pQ9rT2vW7xY1bN5mC8dF3")).toBe(true);
+    expect(isMaskedParam("code", "4/0AX4XfWh2kQz8pL1mN7vR3tY")).toBe(true);
+    expect(isMaskedParam("code", "0AX4XfWh2kQz8pL1mN7vR3tY")).toBe(true);
   });
 
   it("leaves other parameters alone (a sort key, a word that only ends in `key`, a token's type)", () => {
     expect(isMaskedParam("key", "title")).toBe(false);
+    expect(isMaskedParam("code", "US")).toBe(false);
     expect(isMaskedParam("sort_key", "created_at")).toBe(false);
     expect(isMaskedParam("monkey", "9f8e7d6c5b4a39281726f5e4")).toBe(false);
     expect(isMaskedParam("token_type", "bearer")).toBe(false);

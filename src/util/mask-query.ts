@@ -4,9 +4,10 @@
  * `?key=…`), and the twin's misses, request journal and access log quote the
  * request. Their values are masked there, as journal bodies mask
  * credential-named fields. A parameter is masked when its name holds a
- * credential (credential-name.ts), or its name ends in the word `key` and its
- * value looks like a random token (`key` alone names a sort key as often as an
- * API key, so the name decides only with the value).
+ * credential (credential-name.ts), or its name ends in a word that signs or
+ * grants (`key`, `signature`, `sig`, `hmac`, `code`, `nonce`) and its value looks
+ * like a random token (`key` alone names a sort key as often as an API key, so
+ * the name decides only with the value).
  */
 import { isCredentialName, nameWords } from "./credential-name.js";
 import { looksRandom } from "./credential-value.js";
@@ -16,8 +17,15 @@ export const MASKED = "[MASKED]";
 /** True when the value of this query parameter is masked wherever the twin quotes the request. */
 export function isMaskedParam(name: string, value: string): boolean {
   if (isCredentialName(name)) return true;
-  return nameWords(name).at(-1) === "key" && looksRandom(value);
+  const last = nameWords(name).at(-1) ?? "";
+  return GRANTING.has(last) && looksRandom(value);
 }
+
+/**
+ * Last words of names whose random-looking values sign or grant a request (`key`, a pre-signed URL's
+ * `X-Amz-Signature`, `sig`, an OAuth `code`, an `hmac`): masked only with such a value (`code=US`, `key=title` stay).
+ */
+const GRANTING = new Set(["key", "signature", "sig", "hmac", "code", "nonce"]);
 
 /** The pairs with masked values replaced by `[MASKED]` (a new array; the same array when nothing is masked). */
 export function maskQueryPairs(pairs: readonly (readonly [string, string])[]): [string, string][] {

@@ -437,6 +437,19 @@ export function rootProjection(c: Collection, nulls: readonly string[], rule: st
   };
 }
 
+const goneSets = new WeakMap<Collection, ReadonlySet<string>>();
+
+/** True when the recording showed this id and then no longer held it (`gone_ids`). */
+function goneInRecording(c: Collection, id: string): boolean {
+  if (!c.gone_ids) return false;
+  let set = goneSets.get(c);
+  if (!set) {
+    set = new Set(c.gone_ids);
+    goneSets.set(c, set);
+  }
+  return set.has(id);
+}
+
 /** Answers an item read: the wrapped entity, or the not-found answer. */
 export function itemRead(
   c: Collection,
@@ -454,7 +467,7 @@ export function itemRead(
       const body = c.malformed_id_id === undefined ? m.body : renameId(m.body, c.malformed_id_id, id);
       return recordedAnswer({ ...m, body }, "state", rule);
     }
-    return notFound(c, rule, id, id !== undefined && list.wasDeleted(id));
+    return notFound(c, rule, id, id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id)));
   }
   const unknown = unknownItemFields(c, found).filter((k) => !nulls.includes(k));
   if (unknown.length > 0) return explainUnknownFields(rule, queryForm(found[c.id_field]), unknown);

@@ -4,7 +4,7 @@
  * saying why it is withheld and what to record to serve it.
  */
 import type { Endpoint, Model, WriteRule } from "../../model/model-schema.js";
-import { maskQueryPairs } from "../../util/mask-query.js";
+import { isMaskedParam, MASKED, maskQueryPairs } from "../../util/mask-query.js";
 import { nearestRoute, routeTable } from "./route-table.js";
 import type { TwinRequest, TwinResponse } from "./twin-types.js";
 
@@ -138,7 +138,10 @@ export function explainUnrecordedReference(
   u: { pointer: string; sent: string | null; recorded: string[] },
 ): TwinResponse {
   const recorded = [...u.recorded, ...(u.recorded.length === 0 ? ["nothing"] : [])].join(", ");
-  const sent = u.sent === null ? "nothing there" : u.sent;
+  // The value sent is quoted only where it cannot be a credential (a name or value that looks like one is masked).
+  const key = u.pointer.split("/").at(-1) ?? "";
+  const sent =
+    u.sent === null ? "nothing there" : isMaskedParam(key, u.sent.replace(/^"|"$/g, "")) ? MASKED : u.sent;
   return explainedAnswer(
     501,
     {
