@@ -75,6 +75,19 @@ describe("entity tags", () => {
     );
   });
 
+  it("lets `*` and a list naming the held tag through, as RFC 9110 If-Match does, and refuses a list without it", () => {
+    const { model, seed } = learnSpecs(training());
+    // Each on a fresh episode, where page 2 holds "v3".
+    const status = (t: string) =>
+      handleRequest(model, createEpisode(model, seed, { episodeId: "lists" }), {
+        ...twinRequest("PUT", "/api/pages/2", { title: "Us" }),
+        headers: { "if-match": t },
+      }).status;
+    expect([status("*"), status('"v2", "v3"'), status('"v1", "v2"'), status('W/"v3"')]).toEqual([
+      200, 200, 412, 412,
+    ]);
+  });
+
   it("learns no tag from reads that all sent one (a constant fits), nor the refusal it would explain", () => {
     const { model } = learnSpecs(training(() => '"same"'));
     expect(model.collections.find((x) => x.name === "pages")!.etag).toBeUndefined();

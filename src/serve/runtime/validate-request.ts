@@ -63,6 +63,21 @@ export interface ValidationPlace {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
+ * Whether an `If-Match` value lets a write to an entity whose tag is `held` through (RFC 9110 13.1.1): `*` (any
+ * current entity), or a comma-separated list of entity tags one of which is `held` exactly, as the recorded successes
+ * sent it (so a weak `W/"v2"` matches a held `"v2"` no more than it did). A value that is no such list (an app's
+ * unquoted token) is compared whole.
+ */
+export function ifMatchHolds(sent: string, held: string): boolean {
+  const value = sent.trim();
+  if (value === "*") return true;
+  const tags = value.match(/(?:W\/)?"[^"]*"/g);
+  const rest = value.replace(/(?:W\/)?"[^"]*"/g, "").replace(/[\s,]/g, "");
+  if (!tags || rest !== "") return value === held;
+  return tags.some((t) => t === held);
+}
+
+/**
  * True when the state refutes the sent value: the entity the path names holds another value (`stale`), or an
  * entity of the write's scope holds this one (`unique`). False when the tool writes no collection the model has.
  */
@@ -77,9 +92,9 @@ function conflicts(model: Model, r: ValidationRule, v: unknown, at: ValidationPl
     // A header rule compares the sent tag with the entity's ETag (its field in the tag's format).
     if (r.header !== undefined) {
       const f = c.etag ? entity?.[c.etag.field] : undefined;
-      return (
-        (typeof f === "string" || typeof f === "number") && v !== `${c.etag!.prefix}${f}${c.etag!.suffix}`
-      );
+      if (typeof f !== "string" && typeof f !== "number") return false;
+      const held = `${c.etag!.prefix}${f}${c.etag!.suffix}`;
+      return r.header.toLowerCase() === "if-match" ? !ifMatchHolds(String(v), held) : v !== held;
     }
     return entity !== undefined && Object.hasOwn(entity, r.field) && !same(entity[r.field], v);
   }
