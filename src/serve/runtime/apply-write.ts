@@ -7,7 +7,7 @@ import type { Collection, Entity, Model, WriteRule } from "../../model/model-sch
 import { withoutPointers } from "../../util/entity-view.js";
 import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules, type RuleContext } from "./apply-field-rules.js";
-import { locate, notFound } from "./collection-read.js";
+import { locateNth, notFound } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
 import {
   explainedAnswer,
@@ -195,17 +195,25 @@ export function applyWrite(
   if (rule.batch) return applyBatch(model, episode, c, rule, req, rule.batch);
   if (rule.replace_all) return applyReplaceAll(model, episode, c, rule, req);
   const list = episode.state.collection(c.name);
-  const old = rule.kind === "create" ? null : (locate(c, list, params, rule.id_param ?? "") ?? null);
+  const found = rule.kind === "create" ? undefined : locateNth(c, list, params, rule.id_param ?? "");
+  const old = found?.entity ?? null;
   // A create-or-replace (a PUT to a client-chosen path) creates the entity its path names when there is none.
   const creates =
     rule.kind !== "create" && rule.kind !== "delete" && !old && rule.created_status !== undefined;
   if (rule.kind !== "create" && !old && !creates)
     return notFound(c, rule.tool_name, params[rule.id_param ?? ""]);
   episode.clock_ms += model.clock.step_ms;
-  // `locate` found the first entity with the path's id, so that is the one replaced or deleted.
   const id = params[rule.id_param ?? ""]!;
+  // The entity `locateNth` found is the one replaced or deleted: the nth holding the path's id (the one under the
+  // path's parent), or, named by another of its ids, the first holding its own.
+  const at =
+    found === undefined
+      ? { id, nth: 0 }
+      : found.nth < 0 && found.entity[c.id_field] !== undefined && found.entity[c.id_field] !== null
+        ? { id: String(found.entity[c.id_field]), nth: 0 }
+        : { id, nth: Math.max(0, found.nth) };
   if (rule.kind === "delete") {
-    list.delete(id);
+    list.delete(at.id, at.nth);
     return answer(rule, old!);
   }
   const unknown: { field: string; extension: string }[] = [];
@@ -256,6 +264,6 @@ export function applyWrite(
     return explainIdTaken(c.name, rule.tool_name, String(newId));
   }
   if (rule.kind === "create" || creates) list.append(entity);
-  else list.put(id, entity);
+  else list.put(at.id, entity, at.nth);
   return creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
 }

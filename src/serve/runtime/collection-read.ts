@@ -398,16 +398,34 @@ export function locate(
   params: Record<string, string>,
   idParam: string,
 ): Entity | undefined {
+  return locateNth(c, list, params, idParam)?.entity;
+}
+
+/**
+ * The entity a path names and which of the entities sharing its id it is (`nth`, in list order: the one under the
+ * path's parent where a nested collection holds one such id per parent, as a file's checkpoint `checkpoint`).
+ */
+export function locateNth(
+  c: Collection,
+  list: CollectionState,
+  params: Record<string, string>,
+  idParam: string,
+): { entity: Entity; nth: number } | undefined {
   const id = params[idParam];
   if (id === undefined) return undefined;
+  const parentValue = c.parent ? params[c.parent.param] : undefined;
+  const inParent = (e: Entity) => parentValue === undefined || queryForm(e[c.parent!.field]) === parentValue;
+  let nth = 0;
+  for (const e of list.withId(id)) {
+    if (inParent(e)) return { entity: e, nth };
+    nth++;
+  }
+  if (nth > 0) return undefined;
   // The path may name the entity by another of its ids (`/projects/website` for `identifier`).
   const alt = c.alt_id_fields ?? [];
   const entity =
-    list.get(id) ??
-    (alt.length === 0 ? undefined : [...list.values()].find((e) => alt.some((f) => queryForm(e[f]) === id)));
-  if (!entity || !c.parent) return entity;
-  const parentValue = params[c.parent.param];
-  return parentValue === undefined || queryForm(entity[c.parent.field]) === parentValue ? entity : undefined;
+    alt.length === 0 ? undefined : [...list.values()].find((e) => alt.some((f) => queryForm(e[f]) === id));
+  return entity && inParent(entity) ? { entity, nth: -1 } : undefined;
 }
 
 /** Wraps an entity (frozen, from the state) the way the collection's item answers do. */

@@ -112,8 +112,8 @@ export class SeedCollection {
 /** One write to a collection, as an episode's changes are replayed elsewhere (a shared episode store). */
 export type CollectionWrite =
   | { op: "append"; entity: Entity }
-  | { op: "put"; id: string; entity: Entity }
-  | { op: "delete"; id: string };
+  | { op: "put"; id: string; entity: Entity; nth?: number }
+  | { op: "delete"; id: string; nth?: number };
 
 /** Where a collection reports its writes while someone listens (`writes` not null): the episode store's edge. */
 export interface WriteTap {
@@ -218,13 +218,19 @@ export class CollectionState {
     return entity;
   }
 
-  /** Replaces the first entity with this id in place (its list position kept), else appends it. */
-  put(id: string, entity: Entity): Entity {
+  /**
+   * Replaces the entity with this id in place (its list position kept), else appends it: the first with the id, or
+   * the `nth` (0-based, in list order) where several entities share it (one per parent of a nested collection).
+   */
+  put(id: string, entity: Entity, nth = 0): Entity {
     const slots = this.slotsOf(id);
-    if (slots === null) return this.append(entity);
+    const slot = slots === null ? undefined : this.nthSlot(slots, nth);
+    if (slot === undefined) return this.append(entity);
     deepFreeze(entity);
-    this.tap?.writes?.push({ collection: this.name, write: { op: "put", id, entity } });
-    const slot = firstSlot(slots);
+    this.tap?.writes?.push({
+      collection: this.name,
+      write: nth === 0 ? { op: "put", id, entity } : { op: "put", id, entity, nth },
+    });
     const old = this.rowAt(slot)!;
     this.setRow(slot, entity);
     const was = idText(old, this.idField);
@@ -236,12 +242,15 @@ export class CollectionState {
     return entity;
   }
 
-  /** Deletes the first entity with this id and returns it; undefined when none. */
-  delete(id: string): Entity | undefined {
+  /** Deletes the first entity with this id (or the `nth`, as `put`) and returns it; undefined when none. */
+  delete(id: string, nth = 0): Entity | undefined {
     const slots = this.slotsOf(id);
-    if (slots === null) return undefined;
-    this.tap?.writes?.push({ collection: this.name, write: { op: "delete", id } });
-    const slot = firstSlot(slots);
+    const slot = slots === null ? undefined : this.nthSlot(slots, nth);
+    if (slots === null || slot === undefined) return undefined;
+    this.tap?.writes?.push({
+      collection: this.name,
+      write: nth === 0 ? { op: "delete", id } : { op: "delete", id, nth },
+    });
     const old = this.rowAt(slot)!;
     this.setRow(slot, null);
     this.setSlots(id, withoutSlot(slots, slot));
@@ -334,6 +343,18 @@ export class CollectionState {
     }
     if (n > from) yield { from, to: n };
     for (const row of this.added) if (row) yield { row };
+  }
+
+  /** The slot of the `nth` live entity among `slots` (list order), or undefined. */
+  private nthSlot(slots: IdSlots, nth: number): number | undefined {
+    if (nth === 0) return firstSlot(slots);
+    let seen = 0;
+    for (const slot of typeof slots === "number" ? [slots] : slots) {
+      if (!this.rowAt(slot)) continue;
+      if (seen === nth) return slot;
+      seen++;
+    }
+    return undefined;
   }
 
   /** The slots holding `id`, or null. */

@@ -123,8 +123,8 @@ export class EpisodeState {
   replay(collection: string, write: CollectionWrite): void {
     const c = this.collection(collection);
     if (write.op === "append") c.append(write.entity);
-    else if (write.op === "put") c.put(write.id, write.entity);
-    else c.delete(write.id);
+    else if (write.op === "put") c.put(write.id, write.entity, write.nth);
+    else c.delete(write.id, write.nth);
   }
 
   /** Drops every change. */
