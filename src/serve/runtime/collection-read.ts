@@ -372,11 +372,7 @@ function listAnswer(
  * recorded answer to a deleted id where the app gives one of its own.
  */
 export function notFound(c: Collection, rule: string, id?: string, gone = false): TwinResponse {
-  if (gone && c.gone) {
-    const body =
-      c.gone_id === undefined || id === undefined ? c.gone.body : renameId(c.gone.body, c.gone_id, id);
-    return recordedAnswer({ ...c.gone, body }, "state", rule);
-  }
+  if (gone && c.gone) return namingAnswer(c.gone, c.gone_id, id, rule);
   const nf = c.not_found;
   if (!nf) {
     return {
@@ -387,8 +383,18 @@ export function notFound(c: Collection, rule: string, id?: string, gone = false)
       rule,
     };
   }
-  if (c.not_found_id === undefined || id === undefined) return recordedAnswer(nf, "state", rule);
-  return recordedAnswer({ ...nf, body: renameId(nf.body, c.not_found_id, id) }, "state", rule);
+  return namingAnswer(nf, c.not_found_id, id, rule);
+}
+
+/** A recorded miss answered for `id`: the id it named (`named`) replaced by the requested one, when both are known. */
+function namingAnswer(
+  answer: NonNullable<Collection["not_found"]>,
+  named: string | undefined,
+  id: string | undefined,
+  rule: string,
+): TwinResponse {
+  if (named === undefined || id === undefined) return recordedAnswer(answer, "state", rule);
+  return recordedAnswer({ ...answer, body: renameId(answer.body, named, id) }, "state", rule);
 }
 
 /** The entity a path names (by id, inside its parent for nested collections), or undefined. */
@@ -480,11 +486,8 @@ export function itemRead(
   const found = locate(c, list, params, idParam);
   if (!found) {
     const id = params[idParam];
-    if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind)) {
-      const m = c.malformed_id;
-      const body = c.malformed_id_id === undefined ? m.body : renameId(m.body, c.malformed_id_id, id);
-      return recordedAnswer({ ...m, body }, "state", rule);
-    }
+    if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind))
+      return namingAnswer(c.malformed_id, c.malformed_id_id, id, rule);
     return notFound(c, rule, id, id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id)));
   }
   const unknown = unknownItemFields(c, found).filter((k) => !nulls.includes(k));
