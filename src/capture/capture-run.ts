@@ -32,8 +32,15 @@ export interface CaptureRun {
   pageValues: PageValue[];
   violations: Map<string | null, string>;
   answers: Map<string, StepAnswer>;
-  /** The step running now (records started now belong to it), null outside steps. */
+  /** The step running now, null outside steps. */
   current: string | null;
+  /**
+   * The step the page's own requests started now belong to: the running step,
+   * or during a step that only watches (expect-request, expect-url,
+   * expect-text) the latest action before it, because the page acts only on
+   * actions and a click's fetch can start after the click has returned.
+   */
+  recording: string | null;
   sawWebSocket: boolean;
 }
 
@@ -71,6 +78,7 @@ export function planRun(
     violations: new Map(),
     answers: new Map(),
     current: null,
+    recording: null,
     sawWebSocket: false,
   };
 }

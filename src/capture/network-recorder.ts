@@ -54,8 +54,10 @@ export interface RecorderOptions extends OriginPolicy {
   maxBodyBytes: number;
   /** The most bytes kept of an asset's answer (a document, script, style, font, image…). */
   maxAssetBytes: number;
-  /** The step running now (records started now belong to it). */
+  /** The step running now (a confinement violation seen now fails it). */
   currentStep(): string | null;
+  /** The step a record started now belongs to (the page's own requests belong to the action that caused them). */
+  recordStep(): string | null;
   /** Called when confinement fails the current step (navigation or redirect off the allowed origins). */
   onViolation(stepId: string | null, message: string): void;
 }
@@ -163,7 +165,7 @@ export class NetworkRecorder {
     });
     const entry: Entry = {
       seq: this.entries.length,
-      stepId: this.options.currentStep(),
+      stepId: this.options.recordStep(),
       request,
       marker,
       record: null,
@@ -176,7 +178,7 @@ export class NetworkRecorder {
     const from = request.redirectedFrom();
     if (from) {
       const message = escapedRedirect(this.options, from.url(), request.url());
-      if (message) this.options.onViolation(entry.stepId, message);
+      if (message) this.options.onViolation(this.options.currentStep(), message);
     }
   }
 
@@ -191,13 +193,13 @@ export class NetworkRecorder {
     const seq = this.entries.length;
     this.entries.push({
       seq,
-      stepId: this.options.currentStep(),
+      stepId: this.options.recordStep(),
       request: null,
       marker: null,
       done: null,
       settle: () => undefined,
       settled: Promise.resolve(),
-      record: refusedWebSocketRecord(seq, this.options.currentStep(), url, refusal, Date.now()),
+      record: refusedWebSocketRecord(seq, this.options.recordStep(), url, refusal, Date.now()),
     });
     this.approxBytes += 512;
     ws.close({ code: 1008, reason: "refused by apptwin" }).catch(() => undefined);

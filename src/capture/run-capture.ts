@@ -74,6 +74,7 @@ function createRecorder(run: CaptureRun): NetworkRecorder {
     maxBodyBytes: run.limits.max_body_bytes,
     maxAssetBytes: run.limits.max_asset_bytes,
     currentStep: () => run.current,
+    recordStep: () => run.recording,
     onViolation: (stepId, message) => noteViolation(run, stepId, message),
   });
 }

@@ -12,7 +12,7 @@ import { type CaptureRun, overLimitMessage, runRedactor } from "./capture-run.js
 import type { NetworkProbe } from "./network-probe.js";
 import type { NetworkRecorder } from "./network-recorder.js";
 import { screenshot } from "./page-artifacts.js";
-import { ACTIONS, executeStep } from "./step-executors.js";
+import { ACTIONS, executeStep, WATCHES } from "./step-executors.js";
 import { StepFailure } from "./step-failure.js";
 
 /** A progress event: a step starts or ends. */
@@ -123,6 +123,7 @@ export async function runSteps(
       continue;
     }
     run.current = step.step_id;
+    if (!WATCHES.has(step.action) || run.recording === null) run.recording = step.step_id;
     options.onProgress?.({ type: "step-start", index, total, step_id: step.step_id, action: step.action });
     if (ACTIONS.has(step.action)) lastActionSeq = session.recorder.count;
     const result = await runStep(run, session, step, index, lastActionSeq, options);
@@ -132,4 +133,5 @@ export async function runSteps(
     if (result.error !== null) failed = step.step_id;
   }
   run.current = null;
+  run.recording = null;
 }

@@ -45,6 +45,9 @@ export const ACTIONS = new Set([
   "request",
 ]);
 
+/** Steps that only watch the page: the page's requests started during one belong to the action before it. */
+export const WATCHES = new Set(["expect-request", "expect-url", "expect-text"]);
+
 const remaining = (ctx: StepContext) => Math.max(1, ctx.deadline - Date.now());
 
 function firstLine(error: unknown): string {
