@@ -71,6 +71,8 @@ export function explainRule(rule: FieldRule, field?: string): string {
       return rule.derive === "last_segment"
         ? 'the id after its last "/"'
         : `the standard media type of the id's extension${knownText(rule.known ?? {})}`;
+    case "cases":
+      return `by the request's ${rule.pointer}: ${rule.cases.map((c) => `${c.value}, ${explainRule(c.rule, field)}`).join("; ")} (another value there is an explained miss)`;
   }
 }
 

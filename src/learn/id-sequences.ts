@@ -18,6 +18,7 @@ function sequenceRules(
     if (rule.kind === "id_sequence") out.push([p, rule]);
     if (rule.kind === "object") out.push(...sequenceRules(rule.fields, p));
     if (rule.kind === "array") for (const [i, r] of rule.items.entries()) visit(r, `${p}/${i}`);
+    if (rule.kind === "cases") for (const c of rule.cases) visit(c.rule, p);
   };
   for (const f of fields) visit(f.rule, `${at}${pointerOf(f.field)}`);
   return out;

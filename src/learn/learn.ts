@@ -49,6 +49,7 @@ import { type LearnedSingleton, learnSingletons } from "./singletons.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
+import { isKindValue } from "./value-kinds.js";
 import { withheld } from "./withheld-hint.js";
 import { assembleWriteRules } from "./write-rule-assembly.js";
 import { type LearnOptions, learnWrite, type WriteJudgement } from "./write-rules.js";
@@ -159,6 +160,28 @@ function untouchedDefaults(walk: WalkResult): Map<string, Map<string, unknown>> 
       if (!untouched.every((e) => Object.hasOwn(e, k))) continue;
       const empty = new Set(untouched.map((e) => JSON.stringify(e[k])).filter((t) => EMPTY.has(t)));
       if (empty.size === 1) fields.set(k, JSON.parse([...empty][0]!));
+    }
+    if (fields.size > 0) out.set(name, fields);
+  }
+  return out;
+}
+
+/**
+ * Per collection, the top-level fields that name a kind of entity: every entity the recording showed holding one is
+ * a short token or a boolean there, and two or more entities share a value (`type: file` of several files). A
+ * request value a create's fields depend on must be one of these (request-cases.ts): a title or a name, unique per
+ * entity, is no kind the app answers by.
+ */
+function categoryFields(walk: WalkResult): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const [name, st] of walk.states) {
+    const entities = [...st.lastKnown.values()];
+    const keys = new Set(entities.flatMap((e) => Object.keys(e)));
+    const fields = new Set<string>();
+    for (const k of keys) {
+      const values = entities.filter((e) => Object.hasOwn(e, k)).map((e) => e[k]);
+      if (!values.every(isKindValue)) continue;
+      if (new Set(values.map((v) => String(v))).size < values.length) fields.add(k);
     }
     if (fields.size > 0) out.set(name, fields);
   }
@@ -350,12 +373,13 @@ export function learn(
   const session = sessionIdentities(groups, found).map((s) => ({ id: s.id, strings: s.strings }));
   const defaults = untouchedDefaults(walk);
   const derived = new Map(found.map((c) => [c.name, derivedFields(c, sightings(c, ordered, targets))]));
+  const categories = categoryFields(walk);
   const judged = judgeWrites(
     groups,
     targets,
     walk.writes,
     signIns,
-    { ...opts, session, defaults, derived },
+    { ...opts, session, defaults, derived, categories },
     warnings,
   );
   const acknowledged = acknowledgeWrites(judged, ordered, found);

@@ -180,12 +180,21 @@ function widenCreate(
     return { kind: "from_request", pointer: source.rule.pointer, otherwise, settable_by: source.by };
   };
   let changed = false;
-  const fields = w.rule.fields.map((f) => {
-    if (f.rule.kind !== "constant") return f;
-    const rule = widen(f.field, { kind: "constant", value: f.rule.value });
-    if (!rule) return f;
+  // A constant, or the constant of each request value a `cases` rule holds (a file's "" content, a notebook's JSON).
+  const widenConstant = (field: string, rule: FieldRule): FieldRule => {
+    if (rule.kind === "cases") {
+      const cases = rule.cases.map((c) => ({ value: c.value, rule: widenConstant(field, c.rule) }));
+      return cases.some((c, i) => c.rule !== rule.cases[i]!.rule) ? { ...rule, cases } : rule;
+    }
+    if (rule.kind !== "constant") return rule;
+    const widened = widen(field, { kind: "constant", value: rule.value });
+    if (!widened) return rule;
     changed = true;
-    return { field: f.field, rule };
+    return widened;
+  };
+  const fields = w.rule.fields.map((f) => {
+    const rule = widenConstant(f.field, f.rule);
+    return rule === f.rule ? f : { field: f.field, rule };
   });
   for (const field of [...settable.keys()].sort()) {
     if (has.has(field)) continue;

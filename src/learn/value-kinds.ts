@@ -120,3 +120,9 @@ export function snake(word: string): string {
     .replace(/[^a-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "");
 }
+
+/** A value that can name a kind of thing (`file`, `notebook`, `draft`, `true`), not free text, a number or a marker. */
+export function isKindValue(v: unknown): boolean {
+  return typeof v === "boolean" || (typeof v === "string" && KIND.test(v) && !isRedactionMarker(v));
+}
+const KIND = /^[A-Za-z][A-Za-z0-9_.-]{0,31}$/;

@@ -26,6 +26,11 @@ function withStarts(rule: FieldRule, collection: string, next: Readonly<Record<s
     };
   if (rule.kind === "array")
     return { kind: "array", items: rule.items.map((r) => withStarts(r, collection, next)) };
+  if (rule.kind === "cases")
+    return {
+      ...rule,
+      cases: rule.cases.map((c) => ({ value: c.value, rule: withStarts(c.rule, collection, next) })),
+    };
   return rule;
 }
 
@@ -74,14 +79,20 @@ export function unsetFields(fields: FieldEntry[], group: EndpointGroup, idField:
   );
   const parent = parents.size === 1 ? [...parents][0]! : "";
   const bodies = sentBodies(group);
+  // An empty constant, or the empty constant of each request value a `cases` rule holds.
+  const unset = (pointer: string, rule: FieldRule): FieldRule => {
+    if (rule.kind === "cases") {
+      const cases = rule.cases.map((c) => ({ value: c.value, rule: unset(pointer, c.rule) }));
+      return cases.some((c, i) => c.rule !== rule.cases[i]!.rule) ? { ...rule, cases } : rule;
+    }
+    if (rule.kind !== "constant" || (rule.value !== "" && rule.value !== null)) return rule;
+    return { kind: "from_request", pointer, otherwise: { kind: "constant", value: rule.value } };
+  };
   return fields.map((f) => {
-    if (f.field === idField || f.rule.kind !== "constant" || (f.rule.value !== "" && f.rule.value !== null))
-      return f;
+    if (f.field === idField) return f;
     const pointer = `${parent}${pointerOf(f.field)}`;
     if (bodies.some((b) => readPointer(b, pointer) !== undefined)) return f;
-    return {
-      field: f.field,
-      rule: { kind: "from_request", pointer, otherwise: { kind: "constant", value: f.rule.value } },
-    };
+    const rule = unset(pointer, f.rule);
+    return rule === f.rule ? f : { field: f.field, rule };
   });
 }

@@ -12,6 +12,7 @@ import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
 import { isRedirect, locationTemplate, redirectTarget } from "./redirect-location.js";
+import { requestCases } from "./request-cases.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
 import { simplifyFields } from "./simplify-rules.js";
 import type { WriteObservation } from "./state-walk.js";
@@ -29,6 +30,8 @@ export interface LearnOptions {
   defaults?: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
   /** Per collection, the fields every entity the recording showed derives from its id (derived-fields.ts). */
   derived?: ReadonlyMap<string, ReadonlyMap<string, Extract<FieldRule, { kind: "from_id" }>>>;
+  /** Per collection, the fields naming a kind of entity (learn.ts `categoryFields`): what a create may be keyed by. */
+  categories?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
@@ -198,19 +201,20 @@ function fieldRules(
   opts: LearnOptions,
   base: Base,
 ): { fields: WriteDraft["fields"] } | { withheld: Withheld } {
-  const fields: WriteDraft["fields"] = [];
-  if (target.kind === "delete") return { fields };
+  if (target.kind === "delete") return { fields: [] };
   const names: string[] = [];
   for (const c of contexts) for (const k of Object.keys(c.entity)) if (!names.includes(k)) names.push(k);
   // Every field is judged: a gap no recording can close wins over one a recording could (it decides the hint).
   let refused: Withheld | null = null;
   const derived = opts.derived?.get(target.collection.name);
+  const rules = new Map<string, FieldRule>();
+  const unexplained: { field: string; withheld: Withheld; split: boolean }[] = [];
   for (const f of names) {
     const verdict = inferFieldRule(f, contexts, opts.clockWindowMs);
     // A field derived from the id needs no other rule (withDerived below gives it its rule).
     const fromId = derived?.get(f);
     if (!verdict.ok && fromId && derivesAll(fromId, f, contexts)) {
-      fields.push({ field: f, rule: fromId });
+      rules.set(f, fromId);
       continue;
     }
     if (!verdict.ok) {
@@ -225,12 +229,33 @@ function fieldRules(
         ...(verdict.ambiguous ? { ambiguous: verdict.ambiguous } : {}),
         ...(target.collection.parent ? { scopeParam: target.collection.parent.param } : {}),
       });
-      if (!refused || (refused.closable && !w.closable)) refused = w;
+      // Only a conflict may follow a request value: never a gap no recording closes (a token, a counter).
+      unexplained.push({
+        field: f,
+        withheld: w,
+        split: !gap && !verdict.ambiguous && verdict.reason !== "untimed_capture",
+      });
       continue;
     }
-    fields.push({ field: f, rule: verdict.rule });
+    rules.set(f, verdict.rule);
+  }
+  if (unexplained.length > 0) {
+    // The fields no one rule explains may each follow one request value (a file and a notebook created alike).
+    const split = unexplained.every((u) => u.split)
+      ? requestCases(
+          unexplained.map((u) => u.field),
+          contexts,
+          opts.clockWindowMs,
+          opts.categories?.get(target.collection.name) ?? new Set(),
+        )
+      : { ok: false as const };
+    if (split.ok) for (const [f, rule] of split.rules) rules.set(f, rule);
+    else
+      for (const u of unexplained)
+        if (!refused || (refused.closable && !u.withheld.closable)) refused = u.withheld;
   }
   if (refused) return { withheld: refused };
+  const fields: WriteDraft["fields"] = names.map((f) => ({ field: f, rule: rules.get(f)! }));
   return { fields: simplifyFields(derived ? withDerived(fields, derived, contexts) : fields) };
 }
 
@@ -241,6 +266,7 @@ function reads(rule: FieldRule, f: string): boolean {
     return rule.parts.some((p) => "entity" in p && (p.entity === `/${f}` || p.entity.startsWith(`/${f}/`)));
   if (rule.kind === "object") return rule.fields.some((x) => reads(x.rule, f));
   if (rule.kind === "array") return rule.items.some((x) => reads(x, f));
+  if (rule.kind === "cases") return rule.cases.some((x) => reads(x.rule, f));
   return false;
 }
 

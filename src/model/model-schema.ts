@@ -532,7 +532,8 @@ export type FieldRule =
   | { kind: "length"; pointer: string; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "redacted"; marker: string }
   | { kind: "lookup"; collection: string; key: string; pointer: string }
-  | { kind: "from_id"; derive: "last_segment" | "media_type"; known?: Record<string, string | null> };
+  | { kind: "from_id"; derive: "last_segment" | "media_type"; known?: Record<string, string | null> }
+  | { kind: "cases"; pointer: string; cases: { value: string; rule: FieldRule }[] };
 
 export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
   z.discriminatedUnion("kind", [
@@ -635,6 +636,17 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       kind: z.literal("from_id"),
       derive: z.enum(["last_segment", "media_type"]),
       known: z.record(z.string(), z.string().nullable()).optional(),
+    }),
+    /**
+     * A value that depends on one request field (`type`: a file and a notebook created at one path get another name,
+     * content and format): `cases` holds one rule per value sent at `pointer` (canonical JSON), each learned from the
+     * writes that sent it (src/learn/request-cases.ts). A request sending another value there, or none, is an
+     * explained miss: the recording never showed what the app answers for it. Absent from models written before it.
+     */
+    z.strictObject({
+      kind: z.literal("cases"),
+      pointer: z.string(),
+      cases: z.array(z.strictObject({ value: z.string(), rule: FieldRuleSchema })),
     }),
   ]),
 );

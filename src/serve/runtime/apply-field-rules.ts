@@ -29,9 +29,10 @@ export interface RuleContext {
   unknown?: { field: string; extension: string }[];
   /**
    * Where constants recorded under one reference (`given`) meet a request naming another: the request pointer, what
-   * it sent (canonical JSON, or null for nothing) and what the recording sent. The write is then refused.
+   * it sent (canonical JSON, or null for nothing) and what the recording sent (`cases`: a `cases` rule's key, whose
+   * recorded values each have their own rule). The write is then refused.
    */
-  unrecorded?: { pointer: string; sent: string | null; recorded: string[] }[];
+  unrecorded?: { pointer: string; sent: string | null; recorded: string[]; cases?: true }[];
 }
 
 const ABSENT = Symbol("absent");
@@ -167,6 +168,20 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     case "lookup":
     case "from_id":
       return new Deferred(rule);
+    case "cases": {
+      const v = readPointer(bodyObject(ctx.body), rule.pointer);
+      const sent = v === undefined ? null : canonicalJsonCompact(v);
+      const match = rule.cases.find((c) => c.value === sent);
+      if (match) return evaluate(match.rule, ctx, old);
+      if (!ctx.unrecorded?.some((u) => u.pointer === rule.pointer))
+        ctx.unrecorded?.push({
+          pointer: rule.pointer,
+          sent,
+          recorded: rule.cases.map((c) => c.value),
+          cases: true,
+        });
+      return ABSENT;
+    }
   }
 }
 

@@ -135,7 +135,7 @@ export function explainUnlistedScope(endpoint: Endpoint, collection: string, sco
 /** The 501 for a write naming a reference the recording never sent, where the app answers a value it looked up by it. */
 export function explainUnrecordedReference(
   tool: string,
-  u: { pointer: string; sent: string | null; recorded: string[] },
+  u: { pointer: string; sent: string | null; recorded: string[]; cases?: true },
 ): TwinResponse {
   const recorded = [...u.recorded, ...(u.recorded.length === 0 ? ["nothing"] : [])].join(", ");
   // The value sent is quoted only where it cannot be a credential (a name or value that looks like one is masked).
@@ -146,10 +146,14 @@ export function explainUnrecordedReference(
     501,
     {
       error: "unlearned_value",
-      message: `${tool} answers values the app looks up by the request's ${u.pointer}; every recorded request sent ${recorded} there and this one sends ${sent}, so the twin does not know what the app gives for it and does not guess`,
+      message: u.cases
+        ? `${tool} writes fields whose values depend on the request's ${u.pointer}; the recording showed the app's answer for ${recorded} there and this request sends ${sent}, so the twin does not know what the app writes for it and does not guess`
+        : `${tool} answers values the app looks up by the request's ${u.pointer}; every recorded request sent ${recorded} there and this one sends ${sent}, so the twin does not know what the app gives for it and does not guess`,
       pointer: u.pointer,
       recorded: u.recorded,
-      hint: `Record ${tool} with other values at ${u.pointer} (each reference the agent may name), then rebuild the bundle.`,
+      hint: u.cases
+        ? `Record ${tool} with ${sent} at ${u.pointer} (each value the agent may send), followed by a read of what it wrote, then rebuild the bundle.`
+        : `Record ${tool} with other values at ${u.pointer} (each reference the agent may name), then rebuild the bundle.`,
     },
     "miss",
     tool,
