@@ -215,7 +215,7 @@ function collectionStates(walk: WalkResult) {
   const hidden = hiddenPointers(walk.writes);
   for (const st of [...walk.states.values()].sort(byName((s) => s.col.name))) {
     if (st.col.item) takeEncodedReads(st, walk.itemQueries);
-    const m = collectionModel(st, walk.queries);
+    const m = collectionModel(st, walk.queries, walk.refusedQueries);
     const projections = st.col.item
       ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
       : [];

@@ -8,18 +8,22 @@ import type {
   CannedResponse,
   Collection,
   Entity,
+  QueryDomain,
+  QuerySegment,
   Replay,
   ReplayBody,
   ReplayResponse,
 } from "../model/model-schema.js";
 import { fitsIdKind, namesId, renameId } from "../model/not-found.js";
-import { sortEntities } from "../model/query-language.js";
+import { type QueryLeaf, queryLeaves, sortEntities } from "../model/query-language.js";
+import { planQuery, runQueryPlan } from "../model/query-plan.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { CollectionState } from "./collection-state.js";
 import type { FoundCollection } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
 import { explainCollection } from "./explain.js";
 import type { CursorLeaf } from "./query-cursor.js";
+import { learnQueryDomains, type PageStand } from "./query-domains.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { type LearnedQuery, learnQueryRules, type RecordedQueryRead } from "./query-rules.js";
 import { localPath, redirectTarget } from "./redirect-location.js";
@@ -46,10 +50,13 @@ function sameEnvelope(o: Observation, plainKeys: Set<string>): boolean {
   return plainKeys.size === 0 || bodyKeys(o).every((k) => plainKeys.has(k));
 }
 
+type Query = NonNullable<Collection["query"]>;
+
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
   st: CollectionState,
   queries: Map<Observation, QueryRead>,
+  refusedQueries: ReadonlyMap<Observation, Entity[] | null> = new Map(),
 ): {
   collection: Collection;
   stateServed: Set<Observation>;
@@ -144,9 +151,73 @@ export function collectionModel(
     ]),
     ...(c.defaultLimit !== undefined ? { default_limit: c.defaultLimit } : {}),
     ...(linkHeader ? { link_header: linkHeader } : {}),
-    query: { rules: learned.rules, default_filter: defaultFilter },
+    query: {
+      rules: learned.rules,
+      default_filter: defaultFilter,
+      ...((d) => (d.length > 0 ? { domains: d } : {}))(
+        domainsOf(c.list.observations, queries, refusedQueries, {
+          rules: learned.rules,
+          default_filter: defaultFilter,
+        }),
+      ),
+    },
   };
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
+}
+
+/** Where a read's page starts against its matches under the learned rules (null: no page, or no plan). */
+function pageStand(query: Query, leaves: QueryLeaf[], base: Entity[] | null): PageStand {
+  if (base === null) return null;
+  const planned = planQuery(query, leaves, base.slice(0, 50));
+  if ("unlearned" in planned || planned.plan.page === null) return null;
+  const ran = runQueryPlan(planned.plan, base);
+  if ("ambiguous" in ran) return null;
+  const offset = planned.plan.offset;
+  return offset === 0 ? "within" : ran.total === 0 ? "empty" : offset >= ran.total ? "past" : "within";
+}
+
+/** True when a filter rule's pattern (literal names, `{field}`, `{op}`) can spell the leaf path. */
+function spells(path: QuerySegment[], leaf: string[]): boolean {
+  return (
+    path.length === leaf.length &&
+    path.every((seg, i) => ("literal" in seg ? seg.literal === leaf[i] : "field" in seg || "op" in seg))
+  );
+}
+
+/** The value domains the collection's refused list reads teach (query-domains.ts), against its accepted ones. */
+function domainsOf(
+  observations: Observation[],
+  queries: Map<Observation, QueryRead>,
+  refusedQueries: ReadonlyMap<Observation, Entity[] | null>,
+  query: Query,
+): QueryDomain[] {
+  const refusedObs = observations.filter((o) => refusedQueries.has(o));
+  if (refusedObs.length === 0) return [];
+  const ok = observations.filter((o) => o.status >= 200 && o.status < 300 && o.query.length > 0);
+  const accepted = ok.map((o) => {
+    const leaves = queryLeaves(o.query);
+    return { leaves, stand: pageStand(query, leaves, queries.get(o)?.base ?? null) };
+  });
+  const refused = refusedObs.map((o) => {
+    const leaves = queryLeaves(o.query);
+    return {
+      leaves,
+      answer: canned(o),
+      stand: pageStand(query, leaves, refusedQueries.get(o)!),
+      url: o.pathAndQuery,
+    };
+  });
+  const separators = new Map<string, string>();
+  for (const a of accepted)
+    for (const l of a.leaves) {
+      const rule = query.rules.find(
+        (r) => r.kind === "filter" && r.list_separator !== null && !r.value_op && spells(r.path, l.path),
+      );
+      if (rule?.kind === "filter" && rule.list_separator !== null)
+        separators.set(JSON.stringify(l.path), rule.list_separator);
+    }
+  const pagePaths = query.rules.flatMap((r) => (r.kind === "page" ? [r.path] : []));
+  return learnQueryDomains(accepted, refused, separators, pagePaths);
 }
 
 /** The envelope leaves a cursor leaf stands for: the cursor (next or end style) and the has-next boolean. */

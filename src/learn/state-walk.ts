@@ -80,6 +80,8 @@ export interface WalkResult {
   embeds: Map<Observation, FoundEmbed[]>;
   /** Per successful item read with a query: the entity the state held at that moment (null when none). */
   itemQueries: Map<Observation, Entity | null>;
+  /** Per refused (4xx) list read with a query: its scope's entities at that moment (null when never listed whole). */
+  refusedQueries: Map<Observation, Entity[] | null>;
 }
 
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
@@ -232,6 +234,7 @@ class Walk {
   readonly countReads = new Map<Observation, Map<string, Entity[]>>();
   readonly embeds = new Map<Observation, FoundEmbed[]>();
   readonly itemQueries = new Map<Observation, Entity | null>();
+  readonly refusedQueries = new Map<Observation, Entity[] | null>();
   readonly refused = new Map<Observation, RefusedWrite>();
   /** Endpoints with both a success and a refusal (4xx): only their writes keep the state they met. */
   private readonly refusing = new Set<string>();
@@ -270,10 +273,19 @@ class Walk {
     )
       this.embeds.set(o, findEmbeds(body, this.embedSources(), o.query.length > 0));
     if (listState && ok(o) && body !== undefined) this.readList(listState, o, body);
+    else if (listState && o.query.length > 0 && o.status >= 400 && o.status < 500)
+      this.refusedQueries.set(o, this.scopeNow(listState, o));
     else if (itemState && o.pathParams["id"] !== undefined)
       this.readItem(itemState, o, o.pathParams["id"], body);
     else if (ok(o) || isRedirect(o.status)) this.write(o, body);
     else if (o.status >= 400 && o.status < 500 && this.refusing.has(o.endpoint.key)) this.refusal(o);
+  }
+
+  /** The entities of a list read's scope now, in list order, when the recording listed it whole; else null. */
+  private scopeNow(st: CollectionState, o: Observation): Entity[] | null {
+    const raw = st.col.parent ? o.pathParams[st.col.parent.param] : undefined;
+    const scope = raw === undefined ? "" : st.scopeValue(raw);
+    return st.listedScopes.has(scope) ? st.list(scope) : null;
   }
 
   /** A refused write of an endpoint that also succeeded: the state it met, kept for its validation rules. */
@@ -639,5 +651,6 @@ export function walkState(
     countReads: walk.countReads,
     embeds: walk.embeds,
     itemQueries: walk.itemQueries,
+    refusedQueries: walk.refusedQueries,
   };
 }

@@ -120,6 +120,43 @@ const QueryOpSchema = z.enum(QUERY_OPS);
 const QueryPathSchema = z.array(z.string());
 
 /**
+ * What the app refuses a query parameter's value for, learned from the recording's refused list reads
+ * (docs/specs/learn/spec.md "Query value domains"): the recorded refusal answers every value of that kind.
+ */
+export const QueryDomainSchema = z.discriminatedUnion("kind", [
+  /** Every accepted value was integers (`categories=2,3`); a value holding a non-integer element is refused. */
+  z.strictObject({
+    kind: z.literal("integers"),
+    path: QueryPathSchema,
+    /** The separator of a list value (`,`), or null: the value is one element. */
+    separator: z.string().nullable(),
+    /** The position of the first non-integer element in the refused values (null: answered alike at several). */
+    at: z.number().int().nullable(),
+    answer: CannedResponseSchema,
+    explain: z.string(),
+  }),
+  /** Integers from `min` to `max` were accepted; a refused side answers from its nearest refused value on. */
+  z.strictObject({
+    kind: z.literal("range"),
+    path: QueryPathSchema,
+    min: z.number().int(),
+    max: z.number().int(),
+    /** The greatest integer refused below `min` (every one at or below it is refused so), or null. */
+    below: z.strictObject({ from: z.number().int(), answer: CannedResponseSchema }).nullable(),
+    /** The least integer refused above `max` (every one at or above it is refused so), or null. */
+    above: z.strictObject({ from: z.number().int(), answer: CannedResponseSchema }).nullable(),
+    explain: z.string(),
+  }),
+  /** A page number is refused when the page starts past the last match (of a non-empty result). */
+  z.strictObject({
+    kind: z.literal("past_last_page"),
+    path: QueryPathSchema,
+    answer: CannedResponseSchema,
+    explain: z.string(),
+  }),
+]);
+
+/**
  * A query parameter's meaning the recording confirmed (docs/specs/learn/spec.md "Query hypotheses"): each
  * applies to the leaves (src/model/query-language.ts) its path matches; `explain` says what confirmed it.
  */
@@ -438,6 +475,8 @@ export const CollectionSchema = z.strictObject({
     .strictObject({
       rules: z.array(QueryRuleSchema),
       default_filter: z.array(z.strictObject({ field: z.string(), value: z.unknown() })),
+      /** Values the app refuses, by kind (absent: none recorded; older models). */
+      domains: z.array(QueryDomainSchema).optional(),
     })
     .optional(),
   /**
@@ -987,6 +1026,7 @@ export type Envelope = z.infer<typeof EnvelopeSchema>;
 export type ItemEnvelope = z.infer<typeof ItemEnvelopeSchema>;
 export type Collection = z.infer<typeof CollectionSchema>;
 export type QueryRule = z.infer<typeof QueryRuleSchema>;
+export type QueryDomain = z.infer<typeof QueryDomainSchema>;
 export type QuerySegment = z.infer<typeof QuerySegmentSchema>;
 export type CannedResponse = z.infer<typeof CannedResponseSchema>;
 export type WriteResponse = z.infer<typeof WriteResponseSchema>;

@@ -14,7 +14,8 @@ import type { Collection, Entity } from "../../model/model-schema.js";
 import { fitsIdKind, renameId } from "../../model/not-found.js";
 import { pageCount } from "../../model/page-count.js";
 import { type CursorCodec, encodeCursor, idText } from "../../model/query-cursor.js";
-import { queryLeaves } from "../../model/query-language.js";
+import { type DomainVerdict, domainVerdicts, pageVerdict } from "../../model/query-domain.js";
+import { type QueryLeaf, queryLeaves } from "../../model/query-language.js";
 import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.js";
 import { withoutPointers } from "../../util/entity-view.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
@@ -163,6 +164,12 @@ export function queryRead(
   // Only the parent scope applies here: the query is the plan's to read.
   let rows: Entity[] | null = unscoped ? null : scoped(list, c, params);
   const planned = plannedQuery(c, query, rows ? rows.slice(0, 50) : list.slice(0, 50));
+  const domains = c.query!.domains ?? [];
+  const leaves = domains.length > 0 ? queryLeaves(query) : [];
+  // A value of a kind the app was recorded refusing gets that refusal, before any list is made of it.
+  const verdicts = domains.length > 0 ? domainVerdicts(domains, leaves) : [];
+  if (verdicts.length > 0)
+    return refusedOrOpen(verdicts, "unlearned" in planned ? planned.unlearned : [], query, rule);
   if ("unlearned" in planned)
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))], why: null };
   // A read that sets no page size gets the app's default one, when it has one (a copy: plans are kept and shared).
@@ -175,13 +182,48 @@ export function queryRead(
     const end = plan.limit === null ? undefined : plan.offset + plan.limit;
     const page = runQueryPlan({ ...plan, offset: 0, limit: null }, list.slice(plan.offset, end));
     const more = end !== undefined && end < list.size;
+    const past = domains.length > 0 ? pageVerdict(domains, leaves, plan.offset, list.size) : null;
+    if (past) return refusedOrOpen([past], [], query, rule);
     if (!("ambiguous" in page))
       return listAnswer(c, page.rows, list.size, rule, query, plan.limit, path, more, plan.offset);
   }
   rows ??= [...list.values()];
   const ran = runQueryPlan(plan, rows, c.id_field);
-  if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))], why: ran.ambiguous };
+  if ("ambiguous" in ran)
+    return {
+      unlearned: [...new Set(query.map(([k]) => k))],
+      why: `the recording confirmed more than one reading of this query, and they answer it differently (${ran.ambiguous})`,
+    };
+  const past = domains.length > 0 ? pageVerdict(domains, leaves, plan.offset, ran.total) : null;
+  if (past) return refusedOrOpen([past], [], query, rule);
   return listAnswer(c, ran.rows, ran.total, rule, query, plan.limit, path, ran.more, plan.offset);
+}
+
+/**
+ * The app's recorded refusal when one value alone is refused and nothing else is unknown; else the parameters the
+ * answer is open on, with why (several refused at once: the app's answer would name them all, which no recorded
+ * refusal shows).
+ */
+function refusedOrOpen(
+  verdicts: DomainVerdict[],
+  unlearned: QueryLeaf[],
+  query: [string, string][],
+  rule: string,
+): TwinResponse | { unlearned: string[]; why: string | null } {
+  const others = unlearned.filter((l) => !verdicts.some((v) => v.leaf.pair === l.pair));
+  const only = verdicts[0]!;
+  if (verdicts.length === 1 && "refused" in only && others.length === 0)
+    return recordedAnswer(only.refused, "state", rule);
+  const names = [...new Set([...verdicts.map((v) => v.leaf), ...others].map((l) => query[l.pair]![0]))];
+  const open = verdicts.flatMap((v) => ("open" in v ? [v.open] : []));
+  const refused = verdicts.filter((v) => "refused" in v).map((v) => query[v.leaf.pair]![0]);
+  const why =
+    open.length > 0
+      ? open.join("; ")
+      : refused.length > 1
+        ? `the recording shows the app refusing ${refused.join(" and ")} one at a time, never together (its answer would name them all)`
+        : `the app refuses ${refused.join(", ")} here, and the recording never confirmed what ${others.map((l) => query[l.pair]![0]).join(", ")} means`;
+  return { unlearned: names, why };
 }
 
 /** A query's plan, kept with the sample entities it was made from. */

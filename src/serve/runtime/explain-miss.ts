@@ -215,7 +215,7 @@ export function explainUnlearnedQuery(
       seen,
       explain:
         why !== null
-          ? `the recording confirmed more than one reading of this query, and they answer it differently (${why})`
+          ? why
           : seen.length === 0
             ? `the recording never sent "${name}" to ${endpoint.method} ${endpoint.template}`
             : `the recording sent "${name}" (${seen.map((v) => JSON.stringify(v)).join(", ")}) but no confirmed rule (filter, search, sort, page, projection, no effect) fits this value`,
