@@ -79,3 +79,61 @@ describe("fields only writes show", () => {
     expect(model.collections[0]!.hidden).toBeUndefined();
   });
 });
+
+describe("what only writes show, for an entity only reads showed (a seed entity)", () => {
+  const seen = (id: number, t: string) => ({
+    id,
+    title: { rendered: t },
+    _links: { self: `/api/things/${id}` },
+  });
+  const full = (id: number, t: string, body: string) => ({
+    ...seen(id, t),
+    title: { rendered: t, raw: t },
+    _links: { self: `/api/things/${id}`, edit: `/api/things/${id}` },
+    password: "",
+    body_raw: body,
+    template: "/t/%slug%",
+  });
+  const made = (id: number, t: string, body: string) => [
+    { method: "POST", path: "/api/things", status: 201, req: { title: t, body }, res: full(id, t, body) },
+    { path: `/api/things/${id}`, status: 200, res: seen(id, t) },
+  ];
+  const twinPatch = (specs: Parameters<typeof learnSpecs>[0]) => {
+    const { model, seed } = learnSpecs(specs);
+    const ep = createEpisode(model, seed, { episodeId: "s" });
+    const res = handleRequest(model, ep, {
+      method: "PATCH",
+      path: "/api/things/1",
+      query: [],
+      headers: { "content-type": "application/json" },
+      body: { kind: "json", value: { title: "Z" } },
+    });
+    return { seed, res: res.body?.kind === "json" ? (res.body.value as Record<string, unknown>) : null };
+  };
+  const patchSpecs = [
+    { method: "PATCH", path: "/api/things/2", status: 200, req: { title: "C" }, res: full(2, "C", "x") },
+    { path: "/api/things/2", status: 200, res: seen(2, "C") },
+  ];
+
+  it("fills a hidden field that copies a shown one, or is empty in every answer; a PATCH of the seed entity answers them", () => {
+    const { seed, res } = twinPatch([list([seen(1, "A")]), ...made(2, "B", "x"), ...patchSpecs]);
+    expect(seed.collections.things![0]).toEqual({
+      id: 1,
+      title: { rendered: "A", raw: "A" },
+      _links: { self: "/api/things/1", edit: "/api/things/1" },
+      password: "",
+    });
+    expect(res).toMatchObject({ _links: { edit: "/api/things/1" }, password: "", title: { raw: "Z" } });
+  });
+
+  it("takes a non-empty value only when two entities held it; one entity's own text is rightly left unknown", () => {
+    const one = twinPatch([list([seen(1, "A")]), ...made(2, "B", "x"), ...patchSpecs]).res!;
+    expect(one).not.toHaveProperty("template");
+    expect(one).not.toHaveProperty("body_raw");
+    const two = twinPatch([list([seen(1, "A")]), ...made(2, "B", "x"), ...made(3, "D", "y"), ...patchSpecs])
+      .res!;
+    expect(two.template).toBe("/t/%slug%");
+    // Different in each answer and a copy of nothing shown: the source no read shows stays unknown.
+    expect(two).not.toHaveProperty("body_raw");
+  });
+});

@@ -6,6 +6,7 @@
  * reads leave them out, as the app's do.
  */
 import { missingPointers } from "../util/entity-view.js";
+import { pathOfPointer, pointerEntries, pointerOfPath, readPointer } from "../util/json-pointer.js";
 import type { WriteObservation } from "./state-walk.js";
 
 /** The hidden pointers of each collection that has any, sorted. */
@@ -30,4 +31,96 @@ export function hiddenPointers(writes: WriteObservation[]): Map<string, string[]
     if (list.length > 0) out.set(col, list);
   }
   return out;
+}
+
+/** How a hidden pointer's value is known for an entity the recording showed only as reads show it. */
+export type HiddenDefault = { pointer: string; copies: string[] } | { pointer: string; value: unknown };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const emptyLike = (v: unknown) =>
+  v === "" ||
+  v === 0 ||
+  v === false ||
+  v === null ||
+  (Array.isArray(v) && v.length === 0) ||
+  (v !== null && typeof v === "object" && Object.keys(v).length === 0);
+
+/**
+ * The value each hidden pointer of a collection takes in every confirmed write answer of it, by hypothesis, so an
+ * entity known only from reads (a seed entity: its fields came from a view-context read) holds them too and a later
+ * write's answer shows them as the app's does (a PATCH of a seeded WordPress post answers `guid.raw`, `password`,
+ * `_links.wp:action-*`): `copy` when every answer showing it held the value of one pointer reads do show
+ * (`/guid/raw` = `/guid/rendered`, `/_links/wp:action-publish` = `/_links/self`), else `value` when every answer held
+ * one value, held by two entities at least or empty (`/password` ""; an empty value is taken as that, before a
+ * visible field that happens to be empty too). Rejected (the entity keeps lacking it): a value that differs between
+ * answers and copies no visible pointer, and one entity's non-empty value (`/content/raw`: the source of the text no
+ * read shows, the same in a create and a PATCH of one post, is no default).
+ */
+export function hiddenDefaults(writes: WriteObservation[], hidden: readonly string[]): HiddenDefault[] {
+  const confirmed = writes.filter(
+    (w) => w.result === "confirmed" && w.answered && w.target.kind !== "delete",
+  );
+  const answers = confirmed.map((w) => w.answered!);
+  const idOf = (i: number) => JSON.stringify(answers[i]![confirmed[i]!.target.collection.idField] ?? null);
+  const out: HiddenDefault[] = [];
+  const hiddenSet = new Set(hidden);
+  const under = (p: string) => hidden.some((h) => p === h || p.startsWith(`${h}/`));
+  for (const pointer of hidden) {
+    const at = answers.flatMap((a, i) => (readPointer(a, pointer) !== undefined ? [i] : []));
+    if (at.length === 0) continue;
+    const showing = at.map((i) => answers[i]!);
+    const values = showing.map((a) => readPointer(a, pointer));
+    // One value is the app's own only when two entities held it (one entity's text is no default), or it is empty.
+    const constant =
+      values.every((v) => same(v, values[0])) && (emptyLike(values[0]) || new Set(at.map(idOf)).size >= 2);
+    if (constant && emptyLike(values[0])) {
+      out.push({ pointer, value: values[0] });
+      continue;
+    }
+    // Pointers reads show (never a hidden one, nor one inside an array) whose value equals it in every answer.
+    const copies = pointerEntries(showing[0])
+      .map(([p]) => p)
+      .filter((p) => !hiddenSet.has(p) && !under(p) && !/\/\d+(\/|$)/.test(p) && p !== pointer)
+      .filter((p) => showing.every((a, i) => same(readPointer(a, p), values[i])));
+    if (copies.length > 0) out.push({ pointer, copies });
+    else if (constant) out.push({ pointer, value: values[0] });
+  }
+  return out;
+}
+
+/**
+ * The entity with each hidden pointer it lacks filled by its default (a copy of a pointer it shows, or the one value),
+ * itself when it lacks none or a default cannot be read off it. Where several pointers fit every answer (`link`
+ * and `guid.rendered` of a draft), the entity must hold one value in all of them, else the evidence does not say
+ * which it copies and the pointer stays unfilled.
+ */
+export function withHiddenDefaults(
+  entity: Record<string, unknown>,
+  defaults: readonly HiddenDefault[],
+): Record<string, unknown> {
+  let out = entity;
+  for (const d of defaults) {
+    if (readPointer(out, d.pointer) !== undefined) continue;
+    const value = "copies" in d ? agreed(d.copies.map((p) => readPointer(out, p))) : d.value;
+    if (value === undefined) continue;
+    const path = pathOfPointer(d.pointer);
+    // The parent object must be there (an object the entity shows): a hidden field is added inside it.
+    const parent = readPointer(out, pointerOfPath(path.slice(0, -1)));
+    if (parent === null || typeof parent !== "object" || Array.isArray(parent)) continue;
+    out = setCopied(out, path, structuredClone(value));
+  }
+  return out;
+}
+
+/** A copy of `root` with `value` at `path`, each object on the way copied (objects the state shares stay as they are). */
+function setCopied(root: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const [key, ...rest] = path;
+  const copy = { ...root };
+  copy[key!] = rest.length === 0 ? value : setCopied(root[key!] as Record<string, unknown>, rest, value);
+  return copy;
+}
+
+/** The one value all of them hold, or undefined when one is missing or they differ. */
+function agreed(values: unknown[]): unknown {
+  return values.every((v) => v !== undefined && same(v, values[0])) ? values[0] : undefined;
 }

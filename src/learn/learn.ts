@@ -29,7 +29,7 @@ import { plainFromEncodedReads } from "./encoded-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
 import { learnEtag, learnStaleIfMatch } from "./etag-rules.js";
-import { hiddenPointers } from "./hidden-fields.js";
+import { hiddenDefaults, hiddenPointers, withHiddenDefaults } from "./hidden-fields.js";
 import { sequenceStarts } from "./id-sequences.js";
 import { inferItemRoutes } from "./inferred-routes.js";
 import { learnItemProjections } from "./item-projections.js";
@@ -227,7 +227,16 @@ function collectionStates(walk: WalkResult) {
     const h = found.length > 0 ? found : undefined;
     collections.push(h ? { ...rest, hidden: h, explain } : m.collection);
     for (const o of m.stateServed) stateServed.add(o);
-    seed.collections[st.col.name] = [...st.scopes.keys()].flatMap((scope) => st.list(scope));
+    // An entity known only from reads lacks what only writes show: filled where every write answer tells it.
+    const defaults = h
+      ? hiddenDefaults(
+          walk.writes.filter((w) => w.target.collection.name === st.col.name),
+          h,
+        )
+      : [];
+    seed.collections[st.col.name] = [...st.scopes.keys()].flatMap((scope) =>
+      defaults.length > 0 ? st.list(scope).map((e) => withHiddenDefaults(e, defaults)) : st.list(scope),
+    );
     if (st.col.idKind === "int") idSequences[st.col.name] = (st.maxInt ?? 0) + 1;
   }
   return { collections, stateServed, seed, idSequences };

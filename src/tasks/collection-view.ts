@@ -9,6 +9,7 @@
 import { isObject, isRedactionMarker, isUuid, looksRandom } from "../learn/value-kinds.js";
 import { listedEntities } from "../model/collection-query.js";
 import type { Collection, Entity, Model, SeedState } from "../model/model-schema.js";
+import { withoutPointers } from "../util/entity-view.js";
 import { escapePointerToken, readPointer } from "../util/json-pointer.js";
 import { queryForm } from "../util/query-form.js";
 import { timeMs } from "./order-rank.js";
@@ -201,7 +202,11 @@ export function collectionViews(
     } else {
       // What a plain list read shows: not an entity behind the learned default filter (a draft), nor the fields
       // the list leaves out or shows as null.
-      const entities = listedEntities(c, seed.collections[c.name] ?? []);
+      // Nor what only writes show (`hidden`: the state keeps it, reads leave it out).
+      const hidden = c.hidden ?? [];
+      const entities = listedEntities(c, seed.collections[c.name] ?? []).map((e) =>
+        hidden.length > 0 ? withoutPointers(e, hidden) : e,
+      );
       const parentInfo = c.parent;
       const extraParams = list.binding.path_params.filter((p) => p !== parentInfo?.param);
       let parent: CollectionView["parent"] = null;
