@@ -98,6 +98,12 @@ describe("not-found answers per route", () => {
         404,
         { kind: "json", value: { errors: [{ message: "Item 1 was deleted" }] } },
       ]);
+      // A write to it answers the same (failed before: a second DELETE, or a PATCH, got the 403 of an unknown id).
+      const again = handleRequest(model, ep, del("/todos/1"));
+      expect([again.status, again.body]).toEqual([
+        404,
+        { kind: "json", value: { errors: [{ message: "Item 1 was deleted" }] } },
+      ]);
       // Another episode never deleted it.
       const fresh = createEpisode(model, seed, { episodeId: "fresh" });
       expect(handleRequest(model, fresh, get("/todos/1")).status).toBe(200);
@@ -105,6 +111,7 @@ describe("not-found answers per route", () => {
       expect(c.gone_ids).toEqual(["2"]);
       const two = handleRequest(model, fresh, get("/todos/2"));
       expect([two.status, two.body]).toEqual([404, { kind: "json", value: gone }]);
+      expect(handleRequest(model, fresh, del("/todos/2")).body).toEqual({ kind: "json", value: gone });
     });
 
     it("is the one not-found answer where both kinds of miss answer alike (rightly no `gone`)", () => {
@@ -161,6 +168,19 @@ describe("not-found answers per route", () => {
       expect([xyz.status, xyz.body]).toEqual([400, { kind: "json", value: invalid("xyz") }]);
       // An integer id the app does not hold is still its not-found.
       expect(handleRequest(model, ep, get("/todos/42")).status).toBe(404);
+    });
+
+    it("answers a write to such an id with the same refusal (failed before: the not-found of an unknown id)", () => {
+      const { model, seed } = learnSpecs([
+        ...recording,
+        { method: "DELETE", path: "/todos/2", status: 204 },
+        miss(2, "Entity not found: Todo with id 2"),
+      ]);
+      expect(model.write_rules.map((r) => r.tool_name)).toEqual(["delete_todos_by_id"]);
+      const ep = createEpisode(model, seed, { episodeId: "malformed-write" });
+      const del = handleRequest(model, ep, { ...get("/todos/xyz"), method: "DELETE" });
+      expect([del.status, del.body]).toEqual([400, { kind: "json", value: invalid("xyz") }]);
+      expect(handleRequest(model, ep, { ...get("/todos/42"), method: "DELETE" }).status).toBe(404);
     });
 
     it("names the requested id only where two such reads agree on where it stands (one may name it by chance)", () => {

@@ -89,6 +89,21 @@ describe("the root of a path tree", () => {
     );
   });
 
+  it("answers a withheld create at the base path with its explained 501, not a 404 for a route the app lacks", () => {
+    // No read after the create: it is withheld (not read back).
+    const { model, seed, coverage } = learnSpecs(withCreate().slice(0, -1));
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["post_files_by_id", "not_read_back"],
+    ]);
+    const ep = createEpisode(model, seed, { episodeId: "withheld" });
+    const a = handleRequest(model, ep, send("POST", "/api/files", { ext: ".txt" }));
+    expect([a.status, (body(a) as { error: string }).error, a.rule]).toEqual([
+      501,
+      "not_served",
+      "post_files_by_id",
+    ]);
+  });
+
   it("takes no root where a list answer holds another id than the empty path, and routes no create there", () => {
     const home = { ...root(T2, [entry("docs", "folder", null, T1)]), path: "home" };
     const { model, seed } = learnSpecs(withCreate(home));

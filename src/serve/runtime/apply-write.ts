@@ -7,7 +7,7 @@ import type { Collection, Entity, Model, WriteRule } from "../../model/model-sch
 import { withoutPointers } from "../../util/entity-view.js";
 import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules, type RuleContext } from "./apply-field-rules.js";
-import { locateNth, notFound } from "./collection-read.js";
+import { locateNth, missAnswer, notFound } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
 import {
   explainedAnswer,
@@ -201,7 +201,7 @@ export function applyWrite(
   const creates =
     rule.kind !== "create" && rule.kind !== "delete" && !old && rule.created_status !== undefined;
   if (rule.kind !== "create" && !old && !creates)
-    return notFound(c, rule.tool_name, params[rule.id_param ?? ""]);
+    return missAnswer(c, list, params[rule.id_param ?? ""], rule.tool_name);
   episode.clock_ms += model.clock.step_ms;
   const id = params[rule.id_param ?? ""]!;
   // The entity `locateNth` found is the one replaced or deleted: the nth holding the path's id (the one under the

@@ -516,6 +516,22 @@ function goneInRecording(c: Collection, id: string): boolean {
   return set.has(id);
 }
 
+/**
+ * The answer to a path id the state does not hold, for a read and a write alike: the recorded answer to an id that
+ * cannot be one (`malformed_id`, `/todos/abc` where ids are integers), else to an id the episode or the recording
+ * deleted (`gone`), else the not-found answer (each naming the requested id where the recorded one named its own).
+ */
+export function missAnswer(
+  c: Collection,
+  list: CollectionState,
+  id: string | undefined,
+  rule: string,
+): TwinResponse {
+  if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind))
+    return namingAnswer(c.malformed_id, c.malformed_id_id, id, rule);
+  return notFound(c, rule, id, id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id)));
+}
+
 /** Answers an item read: the wrapped entity, or the not-found answer. */
 export function itemRead(
   c: Collection,
@@ -526,12 +542,7 @@ export function itemRead(
   nulls: readonly string[] = [],
 ): TwinResponse {
   const found = locate(c, list, params, idParam);
-  if (!found) {
-    const id = params[idParam];
-    if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind))
-      return namingAnswer(c.malformed_id, c.malformed_id_id, id, rule);
-    return notFound(c, rule, id, id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id)));
-  }
+  if (!found) return missAnswer(c, list, params[idParam], rule);
   const unknown = unknownItemFields(c, found).filter((k) => !nulls.includes(k));
   if (unknown.length > 0) return explainUnknownFields(rule, queryForm(found[c.id_field]), unknown);
   // A parent (stored with an array of children) shows the children the state holds now.

@@ -47,11 +47,17 @@ export function pathSegments(path: string): string[] {
   return parts;
 }
 
-/** True when the endpoint is a served create into a folder of a path tree with a root folder (`tree.root`). */
+/**
+ * True when the endpoint is a create into a folder of a path tree with a root folder (`tree.root`): served, or
+ * withheld (its root path then answers the explained 501, never a 404 saying the app has no such route).
+ */
 function createsInTreeRoot(model: Model, endpoint: Endpoint): boolean {
   const rule = model.write_rules.find((r) => r.tool_name === endpoint.tool_name);
   const c = model.collections.find((x) => x.name === endpoint.collection);
-  return rule?.kind === "create" && c?.tree?.root !== undefined;
+  const creates = rule
+    ? rule.kind === "create"
+    : endpoint.kind === "create" && endpoint.serving === "withheld";
+  return creates && c?.tree?.root !== undefined;
 }
 
 /** The model's routes, sorted by label (cached per model object). */
