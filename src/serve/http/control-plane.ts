@@ -11,7 +11,7 @@ import { EPISODE_ID, EPISODE_ID_RULE, TooManyEpisodesError } from "../episode-re
 import { EpisodeExistsError, type EpisodeHandle, type EpisodeStore, isMissing } from "../episode-store.js";
 import { episodeChanges } from "../runtime/diff-state.js";
 import { routeLabels } from "../runtime/explain-miss.js";
-import { buildStateText, diffJson, stateJson } from "../runtime/state-json.js";
+import { buildStateText, diffJson, internalKeys, stateJson } from "../runtime/state-json.js";
 import { StreamSlices, sendJson, sendJsonPieces, sendTooLarge } from "../send-response.js";
 import type { TestDouble } from "../test-double.js";
 import type { TwinBundle } from "../twin-bundle.js";
@@ -89,12 +89,12 @@ async function createEpisodeFrom({ req, res, store }: ControlContext) {
 }
 
 /** Streams the episode's state as of now: seed rows copied from the seed's text, the episode's own rows serialised. */
-async function sendState({ req, res }: ControlContext, episode: EpisodeHandle) {
+async function sendState({ req, res, bundle }: ControlContext, episode: EpisodeHandle) {
   const slices = new StreamSlices();
   const { state: snapshot } = await episode.snapshot();
   // The seed's text is built once per seed, in steps, the first time any episode's state is read.
   while (!buildStateText(snapshot, SEED_TEXT_STEP_ROWS)) await slices.yieldIfDue();
-  return sendJsonPieces(req, res, 200, stateJson(snapshot), slices);
+  return sendJsonPieces(req, res, 200, stateJson(snapshot, internalKeys(bundle.model)), slices);
 }
 
 /** The routes of the control plane, in the order the 404 lists them. */
@@ -140,8 +140,13 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   {
     method: "GET",
     path: "episodes/:id/diff",
-    handle: async ({ req, res }, episode) =>
-      sendJsonPieces(req, res, 200, diffJson(episode!.id, episodeChanges((await episode!.snapshot()).state))),
+    handle: async ({ req, res, bundle }, episode) =>
+      sendJsonPieces(
+        req,
+        res,
+        200,
+        diffJson(episode!.id, episodeChanges((await episode!.snapshot()).state), internalKeys(bundle.model)),
+      ),
   },
 ];
 

@@ -4,7 +4,7 @@ import type { Model } from "../../model/model-schema.js";
 import { SeedCollection, seedRun } from "./collection-state.js";
 import { diffEpisode } from "./diff-state.js";
 import { EpisodeState, sharedSeed } from "./episode-state.js";
-import { buildStateText, diffJson, stateJson } from "./state-json.js";
+import { buildStateText, diffJson, internalKeys, stateJson } from "./state-json.js";
 
 const text = (pieces: Iterable<string | Uint8Array>) =>
   [...pieces].map((p) => (typeof p === "string" ? p : Buffer.from(p).toString("utf8"))).join("");
@@ -49,6 +49,44 @@ describe("stateJson", () => {
     state.collection("cards").put("2", { id: 2, title: "Other" });
     const changes = diffEpisode(state);
     expect(JSON.parse(text(diffJson("e", changes)))).toEqual({ id: "e", changes });
+  });
+
+  it("leaves a singleton document's internal id out of the state and the diff (known-wrong: `_singleton` was shown)", () => {
+    const singletonModel = {
+      collections: [
+        { name: "settings", id_field: "_singleton", singleton: true },
+        { name: "cards", id_field: "id" },
+      ],
+    } as unknown as Model;
+    const state = EpisodeState.of(
+      sharedSeed({
+        collections: {
+          settings: [{ theme: "light", _singleton: "settings" }],
+          cards: [{ id: 1, title: "A" }],
+        },
+      }),
+      singletonModel,
+    );
+    while (!buildStateText(state, 10));
+    const internal = internalKeys(singletonModel);
+    expect([...internal]).toEqual([["settings", "_singleton"]]);
+    state.collection("settings").put("settings", { theme: "dark", _singleton: "settings" });
+    expect(JSON.parse(text(stateJson(state, internal)))).toEqual({
+      collections: { settings: [{ theme: "dark" }], cards: [{ id: 1, title: "A" }] },
+    });
+    expect(JSON.parse(text(diffJson("e", diffEpisode(state), internal)))).toEqual({
+      id: "e",
+      changes: [
+        {
+          collection: "settings",
+          id: "settings",
+          kind: "updated",
+          before: { theme: "light" },
+          after: { theme: "dark" },
+          fields: ["theme"],
+        },
+      ],
+    });
   });
 
   it("a run of seed rows is their JSON joined by commas, across the chunks the steps made", () => {
