@@ -7,6 +7,7 @@
 
 import { ASSET_TYPES, PAGE_ASSET_TYPES } from "../evidence/asset-types.js";
 import type { Body, Evidence, EvidenceRecord } from "../evidence/evidence-schema.js";
+import { appendTo } from "../util/append-to.js";
 import { MAX_JSON_DEPTH, parseJsonWithin } from "../util/json-depth.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import { JsonPool } from "../util/json-pool.js";
@@ -113,7 +114,7 @@ export function selectApiRecords(evidence: Evidence): {
       record.initiator === "request-step" ||
       (method !== "GET" && method !== "HEAD");
     if (url.origin !== evidence.app_origin && isLoopbackAlias(url.origin, evidence.app_origin))
-      aliases.set(url.origin, [...(aliases.get(url.origin) ?? []), index]);
+      appendTo(aliases, url.origin, index);
     // A 304 is the browser's cache answering: no body, and nothing the twin (which has no cache) should say.
     if (
       url.origin !== evidence.app_origin ||

@@ -12,6 +12,7 @@
  */
 import { countOf } from "../model/count-read.js";
 import type { Entity, ReplayEmbed } from "../model/model-schema.js";
+import { appendTo } from "../util/append-to.js";
 import { escapePointerToken as escapePointer } from "../util/json-pointer.js";
 
 /** What the walk knew of one collection when a read was answered. */
@@ -136,8 +137,7 @@ function embedKey(f: FoundEmbed): string {
  */
 export function replayEmbeds(answers: readonly FoundEmbed[][], what: string): ReplayEmbed[] {
   const byKey = new Map<string, FoundEmbed[]>();
-  for (const found of answers)
-    for (const f of found) byKey.set(embedKey(f), [...(byKey.get(embedKey(f)) ?? []), f]);
+  for (const found of answers) for (const f of found) appendTo(byKey, embedKey(f), f);
   const out: ReplayEmbed[] = [];
   for (const seen of byKey.values()) {
     const f = seen[seen.length - 1]!;

@@ -10,6 +10,7 @@
  */
 import type { Entity, ItemEnvelope } from "../model/model-schema.js";
 import { queryKey } from "../model/query-key.js";
+import { appendTo } from "../util/append-to.js";
 import { itemEntity } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
 
@@ -52,8 +53,7 @@ export function plainFromEncodedReads(
   held: ReadonlyMap<Observation, Entity | null>,
 ): Map<Observation, Entity> {
   const groups = new Map<string, Observation[]>();
-  for (const o of item.observations)
-    if (held.get(o)) groups.set(queryKey(o.query), [...(groups.get(queryKey(o.query)) ?? []), o]);
+  for (const o of item.observations) if (held.get(o)) appendTo(groups, queryKey(o.query), o);
   const out = new Map<Observation, Entity>();
   for (const reads of groups.values()) {
     const answer = (o: Observation) =>

@@ -17,6 +17,7 @@ import {
   type Withheld,
   type WriteRule,
 } from "../model/model-schema.js";
+import { appendTo } from "../util/append-to.js";
 import { acknowledge } from "./acknowledged.js";
 import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { learnAuth } from "./auth-schemes.js";
@@ -276,7 +277,7 @@ function withEmbeds(
     const found = embeds.get(o);
     if (!found || signIns.has(o.endpoint)) continue;
     const key = `${o.method} ${o.pathAndQuery}`;
-    byKey.set(key, [...(byKey.get(key) ?? []), found]);
+    appendTo(byKey, key, found);
   }
   return replays.map((r) => {
     const answers = byKey.get(`${r.method} ${r.path_and_query}`);

@@ -13,6 +13,8 @@
  * (`/api/contents/{content_id+}/checkpoints`). The result depends on the set of
  * paths, not their order.
  */
+
+import { appendTo } from "../util/append-to.js";
 import { isIdShaped, isNeverParam, singular, snake } from "./value-kinds.js";
 
 /** A path template: its segments (`null` for a parameter) and the parameter names. */
@@ -116,7 +118,7 @@ function collapse(node: Node, ev: IdEvidence, path: string[]): void {
   const groups = new Map<string, string[]>();
   for (const seg of node.children.keys()) {
     const { suffix } = isJoined(seg) ? { suffix: "" } : splitSuffix(seg);
-    for (const s of suffix === "" ? [""] : ["", suffix]) groups.set(s, [...(groups.get(s) ?? []), seg]);
+    for (const s of suffix === "" ? [""] : ["", suffix]) appendTo(groups, s, seg);
   }
   // Beside multi-segment ids, a segment whose answer names itself is one more id of the same kind.
   const hostsPaths = [...node.children.keys()].some(isJoined);

@@ -17,6 +17,7 @@ import type {
 import { fitsIdKind, namesId, renameId } from "../model/not-found.js";
 import { type QueryLeaf, queryLeaves, sortEntities } from "../model/query-language.js";
 import { planQuery, runQueryPlan } from "../model/query-plan.js";
+import { appendTo } from "../util/append-to.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { CollectionState } from "./collection-state.js";
 import type { FoundCollection } from "./collections.js";
@@ -426,7 +427,7 @@ export function buildReplays(
   const obsByKey = new Map<string, Observation[]>();
   for (const o of reads) {
     const key = `${o.method} ${o.pathAndQuery}`;
-    obsByKey.set(key, [...(obsByKey.get(key) ?? []), o]);
+    appendTo(obsByKey, key, o);
   }
   const vary = new Map([...obsByKey].map(([key, obs]) => [key, varyHeader(obs)]));
   for (const o of reads) {

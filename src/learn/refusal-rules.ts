@@ -12,6 +12,7 @@ import type {
   CredentialRequirement,
   RefusedBody,
 } from "../model/model-schema.js";
+import { appendTo } from "../util/append-to.js";
 import { canonicalJsonCompact } from "../util/canonical-json.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
@@ -71,7 +72,7 @@ export function learnBodyRefusals(groups: readonly EndpointGroup[]): BodyRefusal
       if (kind === null) continue;
       const perGroup = byKind.get(kind) ?? new Map<EndpointGroup, Observation[]>();
       byKind.set(kind, perGroup);
-      perGroup.set(g, [...(perGroup.get(g) ?? []), o]);
+      appendTo(perGroup, g, o);
     }
   }
   const out: BodyRefusal[] = [];
@@ -237,7 +238,7 @@ export function learnRefusedBodies(
     for (const o of g.observations) {
       const k = INVALID_STATUSES.has(o.status) ? bodyKey(o) : null;
       if (k === null || acceptedKeys.has(k)) continue;
-      refused.set(k, [...(refused.get(k) ?? []), o]);
+      appendTo(refused, k, o);
     }
     for (const [, list] of [...refused].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const answer = agreed(list);

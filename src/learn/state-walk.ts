@@ -8,6 +8,7 @@
 import { countOf } from "../model/count-read.js";
 import type { Entity } from "../model/model-schema.js";
 import { queryLeaves } from "../model/query-language.js";
+import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
@@ -565,7 +566,7 @@ class Walk {
       expect: new Map(),
     };
     this.writes.push(w);
-    this.replacing.set(st.col.name, [...(this.replacing.get(st.col.name) ?? []), w]);
+    appendTo(this.replacing, st.col.name, w);
   }
 
   /** A successful write of a target: noted with what was known before it, then waiting for its read-back. */
@@ -627,10 +628,10 @@ class Walk {
     if (id !== null) this.wait(st, moved ?? id, w);
     if (id !== null && target.kind === "create") {
       const key = `${st.col.name}\u0000${createScope(st, o, answered)}`;
-      this.namedCreates.set(key, [...(this.namedCreates.get(key) ?? []), w]);
+      appendTo(this.namedCreates, key, w);
     } else if (target.kind === "create" && (isRedirect(o.status) || answered === null)) {
       const key = `${st.col.name}\u0000${createScope(st, o, null)}`;
-      this.anonymous.set(key, [...(this.anonymous.get(key) ?? []), w]);
+      appendTo(this.anonymous, key, w);
     }
   }
 }

@@ -7,6 +7,7 @@
  */
 import { deriveFromId } from "../model/id-derived.js";
 import type { Entity, FieldRule, Withheld, WriteRule } from "../model/model-schema.js";
+import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
@@ -355,7 +356,7 @@ function batchAnswer(
 ): { response: WriteDraft["response"]; location: null } | { withheld: Withheld } {
   const idField = target.collection.idField;
   const byObs = new Map<WriteObservation["obs"], WriteObservation[]>();
-  for (const w of confirmed) byObs.set(w.obs, [...(byObs.get(w.obs) ?? []), w]);
+  for (const w of confirmed) appendTo(byObs, w.obs, w);
   const shapes = new Set<string>();
   for (const [o, ws] of byObs) {
     const body = o.response.kind === "json" ? o.response.value : undefined;
