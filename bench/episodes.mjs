@@ -28,7 +28,7 @@ import { dirname, join } from "node:path";
 import { createHistogram, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { firstLine, items, itemsTwinBundle, writeMixRequests } from "./lib/bench-servers.mjs";
+import { CREDENTIAL, firstLine, items, itemsTwinBundle, writeMixRequests } from "./lib/bench-servers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = process.env.BENCH_ROOT ?? join(here, "..");
@@ -485,7 +485,7 @@ async function journal() {
     {
       method: "POST",
       path: "/api/items",
-      headers: JSON_HEADERS,
+      headers: { ...JSON_HEADERS, ...CREDENTIAL },
       body: JSON.stringify({ title: "Bench item", done: false, note: { by: "bench", tags: ["a", "b"] } }),
     },
   ];

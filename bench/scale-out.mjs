@@ -22,6 +22,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { startProcess, startRedis, stopAll } from "../scripts/lib/processes.mjs";
+import { CREDENTIAL } from "./lib/bench-servers.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
@@ -63,7 +64,8 @@ async function post(url, body) {
  */
 async function load(urls, c, seconds = SECONDS) {
   const per = Math.max(1, Math.floor(CONNECTIONS / urls.length));
-  const headers = c.body ? { "content-type": "application/json" } : {};
+  // A write carries a credential, as every write the items recording accepted did (bench/lib/bench-servers.mjs).
+  const headers = c.body ? { "content-type": "application/json", ...CREDENTIAL } : {};
   let first = null;
   const run = (duration) =>
     Promise.all(

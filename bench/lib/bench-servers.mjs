@@ -43,9 +43,16 @@ export function firstLine(child, match) {
   });
 }
 
+/**
+ * A credential for the twin's writes: the items recording's every accepted write carried one (cookies, a bearer
+ * token), and a write carrying none is answered 501 `unauthenticated_unrecorded`; any value of one is served. The
+ * bare and json-server anchors ignore it.
+ */
+export const CREDENTIAL = { authorization: "Bearer bench" };
+
 /** The write mix's requests on one connection (autocannon): create at `base`, patch what was created, delete it. */
 export function writeMixRequests(base) {
-  const headers = { "content-type": "application/json" };
+  const headers = { "content-type": "application/json", ...CREDENTIAL };
   const idPath = (req, ctx) => ({ ...req, path: `${base}/${ctx.id}` });
   return [
     {
@@ -58,6 +65,6 @@ export function writeMixRequests(base) {
       },
     },
     { method: "PATCH", headers, body: JSON.stringify({ done: true }), setupRequest: idPath },
-    { method: "DELETE", setupRequest: idPath },
+    { method: "DELETE", headers: CREDENTIAL, setupRequest: idPath },
   ];
 }
