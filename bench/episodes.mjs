@@ -311,7 +311,7 @@ async function ok(promise, what) {
 
 /** The 10 writes each measured episode makes: 3 creates, 3 patches, 1 replace, 3 deletes of seed items. */
 async function tenWrites(base, episode) {
-  const h = { "x-apptwin-episode": episode };
+  const h = { "x-apptwin-episode": episode, ...CREDENTIAL };
   for (let i = 0; i < 3; i++) await ok(send(base, "POST", "/api/items", { title: `New ${i}` }, h), "create");
   for (const id of [1, 2, 3]) await ok(send(base, "PATCH", `/api/items/${id}`, { done: true }, h), "patch");
   await ok(send(base, "PUT", "/api/items/6", { title: "Replaced", done: true }, h), "replace");
