@@ -207,6 +207,18 @@ function takeEncodedReads(st: CollectionState, held: ReadonlyMap<Observation, En
   }
 }
 
+/** The top-level fields a confirmed update of the collection changed: its entity before against its read-back. */
+function updatedFields(writes: WalkResult["writes"], collection: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of writes) {
+    if (w.target.collection.name !== collection || w.result !== "confirmed") continue;
+    if (w.target.kind === "create" || w.target.kind === "delete" || !w.pre || !w.readBack) continue;
+    for (const [k, v] of Object.entries(w.readBack))
+      if (k in w.pre && JSON.stringify(w.pre[k]) !== JSON.stringify(v)) out.add(k);
+  }
+  return out;
+}
+
 /** The collections as the walk left them: their models, seed entities, id sequences, and the reads state serves. */
 function collectionStates(walk: WalkResult) {
   const collections: Collection[] = [];
@@ -216,7 +228,7 @@ function collectionStates(walk: WalkResult) {
   const hidden = hiddenPointers(walk.writes);
   for (const st of [...walk.states.values()].sort(byName((s) => s.col.name))) {
     if (st.col.item) takeEncodedReads(st, walk.itemQueries);
-    const m = collectionModel(st, walk.queries, walk.refusedQueries);
+    const m = collectionModel(st, walk.queries, walk.refusedQueries, updatedFields(walk.writes, st.col.name));
     const projections = st.col.item
       ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
       : [];

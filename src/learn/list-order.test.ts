@@ -74,6 +74,69 @@ describe("list order", () => {
     });
   });
 
+  it("of several orders a list proved, ranks a field a recorded update changed after a stable one (updated_on vs id)", () => {
+    const issue = (id: number, subject: string, updated: string) => ({ id, subject, updated_on: updated });
+    const seed = [
+      issue(3, "C", "2026-01-01T10:00:09Z"),
+      issue(2, "B", "2026-01-01T10:00:08Z"),
+      issue(1, "A", "2026-01-01T10:00:07Z"),
+    ];
+    const put: RecordSpec[] = [
+      list(seed),
+      { path: "/api/things/1", status: 200, res: seed[2] },
+      { method: "PUT", path: "/api/things/1", status: 204, req: { subject: "A2" } },
+      { path: "/api/things/1", status: 200, res: issue(1, "A2", "2026-03-01T10:00:00Z") },
+    ];
+    // Before the update, a time leads; the update moved `updated_on`, and no list after it showed issue 1 on top.
+    expect(orderOf(put.slice(0, 1))).toMatchObject({ field: "updated_on", direction: "desc" });
+    expect(orderOf(put)).toEqual({
+      kind: "field",
+      field: "id",
+      direction: "desc",
+      also: ["updated_on desc", "subject desc"],
+    });
+    const { model, seed: state } = learnSpecs(put);
+    expect(model.endpoints.find((e) => e.tool_name === "put_things_by_id")?.serving).toBe("state");
+    const ep = createEpisode(model, state, { episodeId: "u" });
+    const ids = () => {
+      const r = handleRequest(model, ep, {
+        method: "GET",
+        path: "/api/things",
+        query: [],
+        headers: {},
+        body: null,
+      });
+      return (r.body?.kind === "json" ? (r.body.value as { id: number }[]) : []).map((e) => e.id);
+    };
+    handleRequest(model, ep, {
+      method: "PUT",
+      path: "/api/things/2",
+      query: [],
+      headers: { "content-type": "application/json" },
+      body: { kind: "json", value: { subject: "B2" } },
+    });
+    expect(ids()).toEqual([3, 2, 1]);
+  });
+
+  it("takes the field a recorded update changed when a list after the update showed the entity moved by it", () => {
+    const issue = (id: number, updated: string) => ({ id, updated_on: updated });
+    const seed = [
+      issue(3, "2026-01-01T10:00:09Z"),
+      issue(2, "2026-01-01T10:00:08Z"),
+      issue(1, "2026-01-01T10:00:07Z"),
+    ];
+    const moved = issue(1, "2026-03-01T10:00:00Z");
+    expect(
+      orderOf([
+        list(seed),
+        { path: "/api/things/1", status: 200, res: seed[2] },
+        { method: "PUT", path: "/api/things/1", status: 204, req: { updated_on: moved.updated_on } },
+        { path: "/api/things/1", status: 200, res: moved },
+        list([moved, seed[0], seed[1]]),
+      ]),
+    ).toEqual({ kind: "field", field: "updated_on", direction: "desc" });
+  });
+
   it("keeps insertion order when the list is in ascending id order, however well a field's order also fits", () => {
     const seed = [
       term(1, "A", "2026-01-01T00:00:00Z"),

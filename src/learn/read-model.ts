@@ -58,6 +58,8 @@ export function collectionModel(
   st: CollectionState,
   queries: Map<Observation, QueryRead>,
   refusedQueries: ReadonlyMap<Observation, Entity[] | null> = new Map(),
+  /** The top-level fields a confirmed update of the collection changed (list-order tie-break). */
+  changed: ReadonlySet<string> = new Set(),
 ): {
   collection: Collection;
   stateServed: Set<Observation>;
@@ -68,7 +70,7 @@ export function collectionModel(
   const reads = c.list.observations
     .filter((o) => queries.has(o) && sameEnvelope(o, plainKeys))
     .map((o) => ({ obs: o, read: { ...queries.get(o)!, defaultFilter } }));
-  const { order: pick, learned, also } = chooseOrder(st, reads);
+  const { order: pick, learned, also } = chooseOrder(st, reads, changed);
   const { filters, pagination } = learned;
   const stateServed = new Set<Observation>();
   for (const o of c.list.observations)
@@ -340,6 +342,7 @@ const MAX_ORDERS = 8;
 function chooseOrder(
   st: CollectionState,
   reads: RecordedQueryRead<Observation>[],
+  changed: ReadonlySet<string>,
 ): { order: string; learned: LearnedQuery<Observation>; also: string[] } {
   const cands = st.orderCandidates ?? new Set(["insertion"]);
   // A field order a list proved (entities out of id order, strictly by the field) comes before insertion order.
@@ -357,11 +360,15 @@ function chooseOrder(
     const values = seen.map((e) => e[fieldOf(x)]).filter((v) => v !== undefined && v !== null);
     return new Set(values.map((v) => JSON.stringify(v))).size < values.length ? 1 : 0;
   };
+  // A field a recorded update changed (`updated_on`) orders the list as a stable one did only until an update: no
+  // full list after that update told them apart (it would have dropped one), so the stable one is taken.
+  const moved = (x: string) => (changed.has(fieldOf(x)) ? 1 : 0);
   const proven = [...cands]
     .filter((x) => st.orderProofs.has(x))
     .sort(
       (a, b) =>
         tied(a) - tied(b) ||
+        moved(a) - moved(b) ||
         kind(a) - kind(b) ||
         keys.indexOf(fieldOf(a)) - keys.indexOf(fieldOf(b)) ||
         (a < b ? -1 : 1),
