@@ -14,6 +14,7 @@ import { explainWrite } from "./explain.js";
 import { isRedirect } from "./redirect-location.js";
 import { withReferenceConditions } from "./reference-constants.js";
 import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-fields.js";
+import { writeQuery, writeQueryText } from "./write-queries.js";
 
 /** A rule tree whose id sequences start where their counters continue (`sequence`, else the collection's). */
 function withStarts(rule: FieldRule, collection: string, next: Readonly<Record<string, number>>): FieldRule {
@@ -50,8 +51,10 @@ export function assembleWriteRules(
         field: f.field,
         rule: withStarts(f.rule, w.rule.collection, idSequences),
       }));
-      const rule = { ...w.rule, fields };
-      return [w.group, { ...rule, explain: explainWrite(rule, w.group.method, w.group.template) }];
+      const query = writeQuery(w.group);
+      const rule = { ...w.rule, ...(query ? { query } : {}), fields };
+      const explain = explainWrite(rule, w.group.method, w.group.template) + writeQueryText(query);
+      return [w.group, { ...rule, explain }];
     }),
   );
 }

@@ -746,6 +746,22 @@ export const WriteRuleSchema = z.strictObject({
    * fields); the answer is none or that array (`entity`). Absent otherwise (so older models read).
    */
   replace_all: z.literal(true).optional(),
+  /**
+   * The query parameters the recorded successful writes sent (by name), each with its recorded values, `absent` when
+   * some write did not send it, `redacted` when the recording redacted its value (a credential: any value). A
+   * request with another parameter or value, or lacking one every write sent, is an explained miss: the app may do
+   * another thing (WordPress trashes a post a `DELETE` without `force=true` asks it to). Absent: no write sent one.
+   */
+  query: z
+    .array(
+      z.strictObject({
+        param: z.string(),
+        values: z.array(z.string()),
+        absent: z.literal(true).optional(),
+        redacted: z.literal(true).optional(),
+      }),
+    )
+    .optional(),
   fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
   explain: z.string(),
 });

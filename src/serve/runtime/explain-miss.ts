@@ -205,9 +205,6 @@ export function explainUnlearnedQuery(
   recorded: string[],
   why: string | null = null,
 ): TwinResponse {
-  const query = new URLSearchParams(maskQueryPairs(req.query)).toString();
-  const asked = `${req.method.toUpperCase()} ${req.path}${query === "" ? "" : `?${query}`}`;
-  const names = params.map((p) => JSON.stringify(p)).join(", ");
   const unlearned = params.map((name) => {
     const seen = seenValues(recorded, name);
     return {
@@ -221,15 +218,62 @@ export function explainUnlearnedQuery(
             : `the recording sent "${name}" (${seen.map((v) => JSON.stringify(v)).join(", ")}) but no confirmed rule (filter, search, sort, page, projection, no effect) fits this value`,
     };
   });
+  const names = params.map((p) => JSON.stringify(p)).join(", ");
+  return unlearnedQueryAnswer(
+    req,
+    endpoint,
+    unlearned,
+    `Record reads of ${endpoint.method} ${endpoint.template} with ${names} (several values, at least one that leaves something out), after a read of it without them, so learning can confirm the meaning against the state; then rebuild the bundle.`,
+    recorded,
+  );
+}
+
+/**
+ * The miss for a served write whose query differs from every recorded write of its endpoint (write-query.ts): the
+ * recorded effect may not be what the app does with this query (a trash where the recording deleted for good), so
+ * nothing is written and the parameters are named with what the recording sent.
+ */
+export function explainUnlearnedWriteQuery(
+  req: TwinRequest,
+  endpoint: Endpoint,
+  unlearned: { param: string; seen: string[]; explain: string }[],
+): TwinResponse {
+  const names = unlearned.map((u) => JSON.stringify(u.param)).join(", ");
+  return unlearnedQueryAnswer(
+    req,
+    endpoint,
+    unlearned,
+    `Record ${endpoint.method} ${endpoint.template} with this query (${names} as sent here), each followed by a read of what it changed, so learning can confirm its effect; then rebuild the bundle. Nothing was written.`,
+    [],
+    true,
+  );
+}
+
+/** The 501 `unlearned_query` answer: the request, its route, each parameter with what the recording sent, a hint. */
+function unlearnedQueryAnswer(
+  req: TwinRequest,
+  endpoint: Endpoint,
+  unlearned: { param: string; seen: string[]; explain: string }[],
+  hint: string,
+  recorded: string[],
+  write = false,
+): TwinResponse {
+  const query = new URLSearchParams(maskQueryPairs(req.query)).toString();
+  const asked = `${req.method.toUpperCase()} ${req.path}${query === "" ? "" : `?${query}`}`;
+  const names = unlearned.map((u) => JSON.stringify(u.param)).join(", ");
+  const n = unlearned.length;
+  const message = write
+    ? `${asked} differs from every recorded ${endpoint.method} ${endpoint.template} in query parameter${n === 1 ? "" : "s"} ${names}, and this exact request was not recorded; apptwin does not apply the recorded effect to another query.`
+    : `${asked} holds query parameter${n === 1 ? "" : "s"} ${names} whose meaning the recording never confirmed, and this exact request was not recorded; apptwin does not guess an answer.`;
   return explainedAnswer(
     501,
     {
       error: "unlearned_query",
-      message: `${asked} holds query parameter${params.length === 1 ? "" : "s"} ${names} whose meaning the recording never confirmed, and this exact request was not recorded; apptwin does not guess an answer.`,
+      message,
       request: asked,
       route: `${endpoint.method} ${endpoint.template}`,
       unlearned,
-      hint: `Record reads of ${endpoint.method} ${endpoint.template} with ${names} (several values, at least one that leaves something out), after a read of it without them, so learning can confirm the meaning against the state; then rebuild the bundle.`,
+      hint,
       recorded,
     },
     "miss",

@@ -12,7 +12,13 @@ import { applyWrite } from "./apply-write.js";
 import { countRead, itemRead, listRead, queryRead, rootProjection } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
 import { embeddedAnswer } from "./embedded-answer.js";
-import { explainMiss, explainUnlearnedQuery, explainUnlistedScope, explainWithheld } from "./explain-miss.js";
+import {
+  explainMiss,
+  explainUnlearnedQuery,
+  explainUnlearnedWriteQuery,
+  explainUnlistedScope,
+  explainWithheld,
+} from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import { refuseBody, refuseRequest } from "./refuse-request.js";
@@ -21,6 +27,7 @@ import { matchRoute, type RouteMatch } from "./route-table.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 import { refuseUnlearnedFields } from "./unlearned-fields.js";
 import { validateRequest } from "./validate-request.js";
+import { unlearnedWriteQuery } from "./write-query.js";
 
 const collectionIndexes = new WeakMap<Model, Map<string, Collection>>();
 
@@ -38,6 +45,18 @@ function collectionOf(model: Model, name: string | null): Collection | undefined
 function unknownParams(c: Collection, kind: "list" | "item", query: [string, string][]): string[] {
   const known = kind === "list" ? understoodQueryParams(c) : new Set<string>();
   return [...new Set(query.map(([k]) => k).filter((k) => !known.has(k)))];
+}
+
+const credentialIndexes = new WeakMap<Model, Set<string>>();
+
+/** The query parameters the model's auth schemes carry a credential in (`?key=`): never a write's own. */
+function credentialParams(model: Model): Set<string> {
+  let names = credentialIndexes.get(model);
+  if (!names) {
+    names = new Set((model.auth?.schemes ?? []).filter((s) => s.kind === "query").map((s) => s.name));
+    credentialIndexes.set(model, names);
+  }
+  return names;
 }
 
 /** The match naming a singleton document by its id (the collection's name under its id field), as a path would. */
@@ -105,6 +124,12 @@ function serveFromState(
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   if (!rule) return null;
+  // A query no recorded write sent may make the app do another thing (trash, not delete): named, nothing written.
+  const unlearned = unlearnedWriteQuery(rule, req.query, credentialParams(model));
+  if (unlearned.length > 0) {
+    const hit = findReplay(model, req);
+    return hit ? replayed(model, episode, hit, req) : explainUnlearnedWriteQuery(req, ep, unlearned);
+  }
   return (
     refuseUnlearnedFields(ep, c, list, rule, req, m.params) ??
     applyWrite(model, episode, c, rule, req, m.params)
