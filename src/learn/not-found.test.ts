@@ -1,5 +1,6 @@
 /** Not-found answers per route template: the misses that teach them, and an answer that names its id. */
 import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
 import { learnSpecs } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
@@ -215,6 +216,58 @@ describe("not-found answers per route", () => {
         miss("abc", "Entity not found: Todo with id abc"),
       ]).model.collections[0]!;
       expect(missed.malformed_id).toBeUndefined();
+    });
+
+    /** Todos with a delete and a miss of an unknown integer id; `extra` reads after them. */
+    const unanswered = (...extra: RecordSpec[]) =>
+      learnSpecs([
+        { path: "/todos", status: 200, res: TODOS },
+        { path: "/todos/1", status: 200, res: TODOS[0] },
+        miss(99, "Entity not found: Todo with id 99"),
+        { method: "DELETE", path: "/todos/2", status: 204 },
+        miss(2, "Entity not found: Todo with id 2"),
+        ...extra,
+      ]);
+
+    it("is an explained 501 to a read or a write where the recording never showed the answer to one", () => {
+      const { model, seed } = unanswered();
+      const c = model.collections[0]!;
+      expect([c.malformed_id, c.malformed_id_not_found]).toEqual([undefined, undefined]);
+      const ep = createEpisode(model, seed, { episodeId: "unanswered" });
+      for (const method of ["GET", "DELETE"]) {
+        const res = handleRequest(model, ep, { ...get("/todos/abc"), method });
+        expect(res.status).toBe(501);
+        const body = (res.body as { kind: "json"; value: { error: string; message: string } }).value;
+        expect(body.error).toBe("unlearned_id_kind");
+        expect(body.message).toBe(
+          `${method.toLowerCase()}_todos_by_id: "abc" is not an integer, the kind every recorded id of todos has, and the recording never showed what the app answers to such an id (a refusal such as 400, or its not-found); apptwin does not guess it`,
+        );
+      }
+      // An integer id the app does not hold is the recorded not-found, for a read and a write alike.
+      expect(handleRequest(model, ep, get("/todos/42")).status).toBe(404);
+      expect(handleRequest(model, ep, { ...get("/todos/42"), method: "DELETE" }).status).toBe(404);
+    });
+
+    it("is rightly the not-found where the recording showed the app answering one so, or the ids are any text", () => {
+      const shown = unanswered(miss("abc", "Entity not found: Todo with id abc"));
+      expect(shown.model.collections[0]!.malformed_id_not_found).toBe(true);
+      const ep = createEpisode(shown.model, shown.seed, { episodeId: "shown" });
+      const res = handleRequest(shown.model, ep, get("/todos/xyz"));
+      expect([res.status, res.body]).toEqual([
+        404,
+        {
+          kind: "json",
+          value: { error: { statusCode: 404, message: "Entity not found: Todo with id xyz" } },
+        },
+      ]);
+      const notes = [{ id: "a1", title: "x" }];
+      const text = learnSpecs([
+        { path: "/notes", status: 200, res: notes },
+        { path: "/notes/a1", status: 200, res: notes[0] },
+        { path: "/notes/zz", status: 404, res: { error: "none" } },
+      ]);
+      const tep = createEpisode(text.model, text.seed, { episodeId: "text" });
+      expect(handleRequest(text.model, tep, get("/notes/42")).status).toBe(404);
     });
   });
 });

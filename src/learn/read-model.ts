@@ -147,6 +147,7 @@ export function collectionModel(
     ...((m) => (m ? { malformed_id: m.answer, ...(m.id !== null ? { malformed_id_id: m.id } : {}) } : {}))(
       malformedId(c),
     ),
+    ...(malformedAsMissing(c) ? { malformed_id_not_found: true as const } : {}),
     ...(totalHeaders.length > 0 ? { total_headers: totalHeaders } : {}),
     ...((fields) => (fields.length > 0 ? { envelope_fields: fields } : {}))([
       ...envelopeFields,
@@ -290,6 +291,18 @@ function malformedId(c: FoundCollection): { answer: CannedResponse; id: string |
   // The id is renamed only where two such reads agree on where it stands: one alone may name it by chance (`bad` in
   // `{"error": "bad id"}` for `/things/bad`).
   return { answer: canned(odd[0]!), id: odd.length >= 2 ? notFoundId(odd, param) : null };
+}
+
+/**
+ * Whether the recording read ids that cannot be the collection's (`/todos/abc` where ids are integers) and the app
+ * answered every one as it answers an unknown id (a 404 or 410 miss): then the not-found is its answer to one.
+ */
+function malformedAsMissing(c: FoundCollection): boolean {
+  const param = c.item?.params.at(-1);
+  if (!c.item || param === undefined || c.idKind === "string") return false;
+  const misses = new Set(c.missStatuses ?? [404, 410]);
+  const odd = c.item.observations.filter((o) => !fitsIdKind(o.pathParams[param] ?? "", c.idKind));
+  return odd.length > 0 && odd.every((o) => misses.has(o.status));
 }
 
 /**

@@ -376,6 +376,12 @@ export const CollectionSchema = z.strictObject({
   malformed_id: CannedResponseSchema.optional(),
   malformed_id_id: z.string().optional(),
   /**
+   * True when the recorded item reads of ids that cannot be the collection's were answered as unknown ids are (a
+   * 404): the not-found is the app's answer to one. Absent with no `malformed_id`: the recording never showed the
+   * answer to such an id, and the twin explains one (a 501) rather than pass the not-found off as the app's.
+   */
+  malformed_id_not_found: z.literal(true).optional(),
+  /**
    * Headers of list answers that carry a total, confirmed by every list read the state serves: the number of
    * matching entities before the page (`of: "total"`, `X-WP-Total`, `X-Total-Count`) or the number of pages of
    * the read's page size (`of: "pages"`, `X-WP-TotalPages`). `when_sent`: the header is sent only when the request

@@ -20,7 +20,7 @@ import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.
 import { withoutPointers } from "../../util/entity-view.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainUnknownFields } from "./explain-miss.js";
+import { explainMalformedId, explainUnknownFields } from "./explain-miss.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import type { TwinResponse } from "./twin-types.js";
@@ -411,9 +411,17 @@ function listAnswer(
 /**
  * The collection's recorded answer to an unknown id (naming the requested `id` where the recorded one named its
  * own, `not_found_id`), or a generic `404 {"error":"not_found"}`; for an id the episode deleted (`gone`), the
- * recorded answer to a deleted id where the app gives one of its own.
+ * recorded answer to a deleted id where the app gives one of its own; for an id not of the collection's kind
+ * (`abc` where every id is an integer), the app's recorded answer to one, or an explained 501 where the recording
+ * never showed one (nor showed the app answering one as an unknown id).
  */
 export function notFound(c: Collection, rule: string, id?: string, gone = false): TwinResponse {
+  // An id that cannot be one of the collection's: the app's recorded answer to one, else explained unless the
+  // recording showed the app answering one as an unknown id (a 400 refusing it is as likely as the 404).
+  if (id !== undefined && !fitsIdKind(id, c.id_kind) && !c.alt_id_fields?.length) {
+    if (c.malformed_id) return namingAnswer(c.malformed_id, c.malformed_id_id, id, rule);
+    if (!c.malformed_id_not_found) return explainMalformedId(rule, c.name, c.id_kind, id);
+  }
   if (gone && c.gone) return namingAnswer(c.gone, c.gone_id, id, rule);
   const nf = c.not_found;
   if (!nf) {

@@ -117,6 +117,32 @@ export function explainUnknownFields(tool: string, id: string, fields: string[])
   );
 }
 
+const ID_KINDS = { int: "an integer", uuid: "a UUID", string: "a text" } as const;
+
+/**
+ * The 501 for a read or write naming an id not of the kind every recorded id of the collection has (`abc` where
+ * all are integers) when the recording never showed the app's answer to one: a 400 refusing it is as likely as
+ * the not-found of an unknown id, so neither is passed off as the app's.
+ */
+export function explainMalformedId(
+  tool: string,
+  collection: string,
+  kind: "int" | "uuid" | "string",
+  id: string,
+): TwinResponse {
+  return explainedAnswer(
+    501,
+    {
+      error: "unlearned_id_kind",
+      message: `${tool}: ${JSON.stringify(id)} is not ${ID_KINDS[kind]}, the kind every recorded id of ${collection} has, and the recording never showed what the app answers to such an id (a refusal such as 400, or its not-found); apptwin does not guess it`,
+      hint: `Record a read of one of the ${collection} by an id that is not ${ID_KINDS[kind]} (say "abc"), then rebuild the bundle.`,
+      id,
+    },
+    "miss",
+    tool,
+  );
+}
+
 /** The 501 for a list read of a nested scope the recording never listed (see `parent.listed`). */
 export function explainUnlistedScope(endpoint: Endpoint, collection: string, scope: string): TwinResponse {
   return explainedAnswer(
