@@ -36,9 +36,11 @@ export function explainRule(rule: FieldRule, field?: string): string {
     case "id_sequence":
       if (rule.after === "present")
         return `the highest integer id present + ${rule.step} (an id freed by deleting the highest is given again)`;
-      return rule.sequence === undefined
-        ? `the next integer id (from ${rule.start}, step ${rule.step}), after the highest ever seen`
-        : `the next integer id of the ${rule.sequence} sequence (from ${rule.start}, step ${rule.step}), after the highest ever seen`;
+      return `${
+        rule.sequence === undefined
+          ? `the next integer id (from ${rule.start}, step ${rule.step}), after the highest ever seen`
+          : `the next integer id of the ${rule.sequence} sequence (from ${rule.start}, step ${rule.step}), after the highest ever seen`
+      }${rule.freed === "undecided" ? " (undecided: the recording never showed a create after the highest was deleted, which would tell whether the app gives that id again; taken: never)" : ""}`;
     case "uuid":
       return "a fresh UUID";
     case "clock":

@@ -130,5 +130,21 @@ describe("id sequences", () => {
       expect(idRule(specs(4))).toEqual({ kind: "id_sequence", start: 5, step: 1 });
       expect(idRule(specs(3).slice(0, 3))).toEqual({ kind: "id_sequence", start: 4, step: 1 });
     });
+
+    it("is said undecided where the twin serves a delete but no create followed one of the highest", () => {
+      // Create 3, delete 1 (not the highest): every create fits both readings, and the twin can free the highest.
+      const undecided: RecordSpec[] = [
+        ...specs(3).slice(0, 3),
+        { method: "DELETE", path: "/api/things/1", status: 204 },
+        { path: "/api/things/1", status: 404, res: { error: "not found" } },
+        get("/api/things", [b, { id: 3, name: "c" }]),
+      ];
+      const { model } = learnSpecs(undecided);
+      const rule = model.write_rules.find((r) => r.tool_name === "post_things")!;
+      expect(rule.fields[0]!.rule).toEqual({ kind: "id_sequence", start: 4, step: 1, freed: "undecided" });
+      expect(rule.explain).toContain(
+        "id: the next integer id (from 4, step 1), after the highest ever seen (undecided: the recording never showed a create after the highest was deleted, which would tell whether the app gives that id again; taken: never)",
+      );
+    });
   });
 });

@@ -597,6 +597,10 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
       const s = inferStructure(path, contexts, values, windowMs);
       if (s.ok && !allConstant(s.rule)) return s;
     }
+    // Both fit every create (none followed a delete of the highest): the evidence did not decide reuse; said so.
+    const reuseFits = valid.some((r) => r.kind === "id_sequence" && r.after === "present");
+    if (best.kind === "id_sequence" && best.after === undefined && reuseFits)
+      return { ok: true, rule: { ...best, freed: "undecided" } };
     return { ok: true, rule: best };
   }
   if (nested) {

@@ -16,21 +16,39 @@ import { withReferenceConditions } from "./reference-constants.js";
 import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-fields.js";
 import { writeQuery, writeQueryText } from "./write-queries.js";
 
-/** A rule tree whose id sequences start where their counters continue (`sequence`, else the collection's). */
-function withStarts(rule: FieldRule, collection: string, next: Readonly<Record<string, number>>): FieldRule {
-  if (rule.kind === "id_sequence" && rule.after === undefined)
-    return { ...rule, start: next[rule.sequence ?? collection] ?? rule.start };
+/**
+ * A rule tree whose id sequences start where their counters continue (`sequence`, else the collection's), and say
+ * reuse of a freed id is undecided only where the twin serves a delete of the collection (`deletes`): elsewhere
+ * no id is ever freed, so the question never arises.
+ */
+function withStarts(
+  rule: FieldRule,
+  collection: string,
+  next: Readonly<Record<string, number>>,
+  deletes: boolean,
+): FieldRule {
+  if (rule.kind === "id_sequence" && rule.after === undefined) {
+    const { freed, ...rest } = rule;
+    return {
+      ...rest,
+      start: next[rule.sequence ?? collection] ?? rule.start,
+      ...(freed && deletes ? { freed } : {}),
+    };
+  }
   if (rule.kind === "object")
     return {
       kind: "object",
-      fields: rule.fields.map((f) => ({ field: f.field, rule: withStarts(f.rule, collection, next) })),
+      fields: rule.fields.map((f) => ({
+        field: f.field,
+        rule: withStarts(f.rule, collection, next, deletes),
+      })),
     };
   if (rule.kind === "array")
-    return { kind: "array", items: rule.items.map((r) => withStarts(r, collection, next)) };
+    return { kind: "array", items: rule.items.map((r) => withStarts(r, collection, next, deletes)) };
   if (rule.kind === "cases")
     return {
       ...rule,
-      cases: rule.cases.map((c) => ({ value: c.value, rule: withStarts(c.rule, collection, next) })),
+      cases: rule.cases.map((c) => ({ value: c.value, rule: withStarts(c.rule, collection, next, deletes) })),
     };
   return rule;
 }
@@ -42,6 +60,7 @@ export function assembleWriteRules(
   idSequences: Readonly<Record<string, number>>,
 ): Map<EndpointGroup, WriteRule> {
   const widened = widenSettable(served, targeted);
+  const deleted = new Set(served.filter((w) => w.rule.kind === "delete").map((w) => w.rule.collection));
   return new Map(
     served.map((w) => {
       const own = widened.get(w) ?? w.rule.fields;
@@ -49,7 +68,7 @@ export function assembleWriteRules(
       const unset = w.target.kind === "create" ? unsetFields(own, w.group, w.target.collection.idField) : own;
       const fields = withReferenceConditions(unset, sentBodies(w.group)).map((f) => ({
         field: f.field,
-        rule: withStarts(f.rule, w.rule.collection, idSequences),
+        rule: withStarts(f.rule, w.rule.collection, idSequences, deleted.has(w.rule.collection)),
       }));
       const query = writeQuery(w.group);
       const rule = { ...w.rule, ...(query ? { query } : {}), fields };

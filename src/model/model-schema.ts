@@ -558,7 +558,14 @@ export type FieldRule =
       otherwise: z.infer<typeof OtherwiseSchema>;
       settable_by?: string;
     }
-  | { kind: "id_sequence"; start: number; step: number; sequence?: string; after?: "present" }
+  | {
+      kind: "id_sequence";
+      start: number;
+      step: number;
+      sequence?: string;
+      after?: "present";
+      freed?: "undecided";
+    }
   | { kind: "uuid" }
   | {
       kind: "clock";
@@ -610,6 +617,12 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
        * one. Absent: after the highest ever given (so older models read).
        */
       after: z.literal("present").optional(),
+      /**
+       * `undecided`: the recording never showed a create after the highest entity was deleted, so every create fits
+       * `after: present` as well (an app reusing a freed id, SQLite's rowid); taken: never again. Written only where
+       * the twin serves a delete of the collection. Absent: the recording decided, or the question never arises.
+       */
+      freed: z.literal("undecided").optional(),
     }),
     z.strictObject({ kind: z.literal("uuid") }),
     z.strictObject({
