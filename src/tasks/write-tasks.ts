@@ -153,7 +153,10 @@ function updateOf(
     const body = bodyFor(rule, tool, [{ pointer: field.pointer, value }], entity);
     if (!args || !body) continue;
     return {
-      calls: [...discoveryCalls(view, scope), { tool: tool.name, arguments: { ...args, body } }],
+      calls: [
+        ...discoveryCalls(view, scope),
+        { tool: tool.name, arguments: { ...args, ...recordedQuery(rule), body } },
+      ],
       change: {
         kind: "updated",
         collection: view.collection.name,
@@ -302,7 +305,7 @@ export function createTasks(view: CollectionView, writes: ServedWrites): Generat
     const parent = view.parent && scope.parent ? view.parent.view : null;
     const calls = [
       ...(parent ? discoveryCalls(parent, scopeContaining(parent, scope.parent!.entity)) : []),
-      { tool: tool.name, arguments: { ...args, body } },
+      { tool: tool.name, arguments: { ...args, ...recordedQuery(rule), body } },
     ];
     out.tasks.push(
       write(
@@ -362,12 +365,24 @@ function deletesOf(
         kind,
         prompt,
         [{ kind: "deleted", collection: view.collection.name, id: queryForm(idOf(view, entity)) }],
-        [...discoveryCalls(view, scope), { tool: tool.name, arguments: args }],
+        [...discoveryCalls(view, scope), { tool: tool.name, arguments: { ...args, ...recordedQuery(rule) } }],
         explain(how),
       ),
     );
   }
   return out;
+}
+
+/**
+ * The query arguments a write's call sends: the first recorded value of each parameter every recorded write sent
+ * (`force: "true"`), since the twin serves a write only with a query it was recorded with (`WriteRule.query`).
+ */
+function recordedQuery(rule: WriteRule): Record<string, string> {
+  return Object.fromEntries(
+    (rule.query ?? []).flatMap((q) =>
+      q.absent || q.redacted || q.values.length === 0 ? [] : [[q.param, q.values[0]!]],
+    ),
+  );
 }
 
 /**
