@@ -186,6 +186,36 @@ describe("sort", () => {
       { kind: "ignore", path: ["sort"], values: ["title"] },
     ]);
   });
+
+  it("says where entities lacking the sorted field go only when a read sorted one among others", () => {
+    // Bread and Apples have no due date: a read sorted by price never showed where such entities go.
+    const due = THINGS.map((t) => (t.id % 2 === 1 ? { ...t, due: `2026-0${t.id}-01` } : t));
+    const answer = (query: string, ids: number[]): RecordSpec => ({
+      path: `/api/things?${query}`,
+      status: 200,
+      res: ids.map((id) => due.find((t) => t.id === id)!),
+    });
+    const serve = (specs: RecordSpec[], query: [string, string][]) => {
+      const { model, seed } = learnSpecs([list(due), ...specs]);
+      const ep = createEpisode(model, seed, { episodeId: "sorted" });
+      const got = handleRequest(model, ep, twinRequest("GET", "/api/things", null, query));
+      return { status: got.status, body: got.body as { value: unknown } };
+    };
+    const byPrice = answer("sort=price", [3, 1, 4, 2]);
+    expect(rulesOf([list(due), byPrice]).rules.find((r) => r.kind === "sort")).not.toHaveProperty("missing");
+    const unplaced = serve([byPrice], [["sort", "due"]]);
+    expect(unplaced.status).toBe(501);
+    expect(JSON.stringify(unplaced.body.value)).toContain("where entities without due go when sorted by it");
+    // Sorting by a field every entity holds is answered.
+    expect(serve([byPrice], [["sort", "title"]]).status).toBe(200);
+    // A read that sorted by due put the two without one after the rest: the same sort of another field is placed so.
+    const byDue = answer("sort=due", [1, 3, 2, 4]);
+    const rule = rulesOf([list(due), byDue]).rules.find((r) => r.kind === "sort");
+    expect(rule).toMatchObject({ missing: "greatest" });
+    const placed = serve([byDue], [["sort", "-due"]]);
+    expect(placed.status).toBe(200);
+    expect((placed.body.value as { id: number }[]).map((t) => t.id)).toEqual([2, 4, 3, 1]);
+  });
 });
 
 describe("search", () => {

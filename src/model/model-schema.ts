@@ -215,6 +215,12 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     direction_path: QueryPathSchema.nullable(),
     default_direction: z.enum(["asc", "desc"]),
     fields: z.record(z.string(), z.string()),
+    /**
+     * Where entities lacking the sorted field (missing or null) go, as a recorded read sorted such an entity beside
+     * others: `greatest` (after the rest ascending, before them descending). Absent: no read showed it, and a sort
+     * that must place such an entity among others is not answered (apps put nulls first or last alike).
+     */
+    missing: z.literal("greatest").optional(),
     explain: z.string(),
   }),
   z.strictObject({ kind: z.literal("limit"), path: QueryPathSchema, explain: z.string() }),

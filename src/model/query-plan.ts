@@ -42,6 +42,8 @@ export interface QueryPlan {
   defaultFilter: { field: string; value: unknown }[];
   /** The id of the entity the page starts after (a cursor), or null. */
   after: string | null;
+  /** The requested sort's rule when no recorded read showed where entities lacking its fields go. */
+  sortUnplaced?: boolean;
 }
 
 type Query = NonNullable<Collection["query"]>;
@@ -263,11 +265,13 @@ export function planQuery(
     else if (part.kind === "fields") plan.projection = new Set([...(plan.projection ?? []), ...part.names]);
     else if (part.kind === "cursor") plan.after = part.id;
   }
-  if (sortPart)
+  if (sortPart) {
     plan.sort = sortPart.names.map((n) => ({
       field: n.field,
       direction: n.direction ?? direction ?? sortPart!.rule.default_direction,
     }));
+    if (sortPart.rule.missing === undefined) plan.sortUnplaced = true;
+  }
   if (plan.page) {
     if (plan.limit === null || plan.page.n < plan.page.base)
       return { unlearned: leaves.filter((l) => countOf(l.value) === plan.page!.n) };
@@ -305,6 +309,19 @@ function afterCursor(rows: Entity[], after: string, idField: string | null): Ent
   return rows.filter((e) => (e[idField] as number) > Number(after));
 }
 
+/** True when some of `rows` hold a value at `field` and others lack one (missing or null). */
+export function mixed(rows: readonly Entity[], field: string): boolean {
+  let held = false;
+  let lacking = false;
+  for (const e of rows) {
+    const v = fieldValue(e, field);
+    if (v === undefined || v === null) lacking = true;
+    else held = true;
+    if (held && lacking) return true;
+  }
+  return false;
+}
+
 /** Runs a plan over a collection's entities: the matching rows in order, their count before the page, or `ambiguous`. */
 export function runQueryPlan(
   plan: QueryPlan,
@@ -320,6 +337,13 @@ export function runQueryPlan(
     out = readings[0]!;
   }
   const total = out.length;
+  if (plan.sort && plan.sortUnplaced) {
+    const lacking = plan.sort.find((t) => mixed(out, t.field));
+    if (lacking)
+      return {
+        ambiguous: `where entities without ${lacking.field} go when sorted by it: no recorded read sorted one among others`,
+      };
+  }
   if (plan.sort) out = sortEntities(out, plan.sort);
   if (plan.after !== null) out = afterCursor(out, plan.after, idField);
   const end = plan.limit === null ? out.length : plan.offset + plan.limit;
