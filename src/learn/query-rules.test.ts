@@ -187,6 +187,29 @@ describe("sort", () => {
     ]);
   });
 
+  it("orders entities equal in the sorted fields only when a read sorted two such (in list order)", () => {
+    const serve = (specs: RecordSpec[], query: [string, string][]) => {
+      const { model, seed } = learnSpecs([list(THINGS), ...specs]);
+      const ep = createEpisode(model, seed, { episodeId: "ties" });
+      const got = handleRequest(model, ep, twinRequest("GET", "/api/things", null, query));
+      return { status: got.status, body: got.body as { value: unknown } };
+    };
+    // Sorted by price: no two things cost the same, so the read shows nothing of ties.
+    const byPrice = read("sort=price", 3, 1, 4, 2);
+    expect(rulesOf([byPrice]).rules.find((r) => r.kind === "sort")).not.toHaveProperty("ties");
+    const untied = serve([byPrice], [["sort", "status"]]);
+    expect(untied.status).toBe(501);
+    expect(JSON.stringify(untied.body.value)).toContain("in what order entities with equal status come");
+    // Sorted by status: Milk before Soap and Bread before Apples, as the plain list holds them.
+    const byStatus = read("sort=status", 2, 4, 1, 3);
+    expect(rulesOf([byStatus]).rules.find((r) => r.kind === "sort")).toMatchObject({ ties: "list_order" });
+    const placed = serve([byStatus], [["sort", "-status"]]);
+    expect(placed.status).toBe(200);
+    expect((placed.body.value as { id: number }[]).map((t) => t.id)).toEqual([1, 3, 2, 4]);
+    // Rightly refused: a read whose ties break against the list order contradicts the stable sort.
+    expect(rulesOf([read("sort=status", 4, 2, 1, 3)]).rules.find((r) => r.kind === "sort")).toBeUndefined();
+  });
+
   it("says where entities lacking the sorted field go only when a read sorted one among others", () => {
     // Bread and Apples have no due date: a read sorted by price never showed where such entities go.
     const due = THINGS.map((t) => (t.id % 2 === 1 ? { ...t, due: `2026-0${t.id}-01` } : t));

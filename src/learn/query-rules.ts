@@ -10,7 +10,7 @@
  */
 import type { Collection, QueryRule, QuerySegment } from "../model/model-schema.js";
 import { type QueryLeaf, type QueryOp, queryText } from "../model/query-language.js";
-import { mixed } from "../model/query-plan.js";
+import { mixed, tied } from "../model/query-plan.js";
 import {
   candidateKeys,
   type Explanation,
@@ -186,7 +186,14 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
   // Per syntax key: the chosen meanings (the simplest live one of each leaf), and whether one changed its answer.
   const chosen = new Map<
     string,
-    { meanings: Meaning[]; decisive: boolean; reads: Set<O>; leaves: string[]; missingSeen?: boolean }
+    {
+      meanings: Meaning[];
+      decisive: boolean;
+      reads: Set<O>;
+      leaves: string[];
+      missingSeen?: boolean;
+      tiesSeen?: boolean;
+    }
   >();
   const explained = new Set<O>();
   const perRead = new Map<O, string[]>();
@@ -225,6 +232,15 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
         for (const [k, name] of a.filterNames[i]!) refuted.set(k, new Set([...(refuted.get(k) ?? []), name]));
       // A sort whose answer placed an entity lacking the field among others shows where such entities go.
       if (m.kind === "sort" && m.terms.some((t) => mixed(a.read.answer, t.field))) c.missingSeen = true;
+      // A sort whose answer held two entities equal in every sorted field shows ties kept in list order (stable).
+      if (
+        m.kind === "sort" &&
+        tied(
+          a.read.answer,
+          m.terms.map((t) => ({ field: t.field, direction: "asc" as const })),
+        )
+      )
+        c.tiesSeen = true;
       const fields = pick.searchFields.get(i);
       c.meanings.push(m.kind === "search" && fields ? { ...m, seen: fields } : m);
       c.decisive ||= decisive;
@@ -254,7 +270,13 @@ function plural(n: number, word: string): string {
 
 /** The rule a confirmed key stands for, from the meanings chosen under it. */
 function toRule(
-  c: { meanings: Meaning[]; reads: Set<unknown>; leaves: string[]; missingSeen?: boolean },
+  c: {
+    meanings: Meaning[];
+    reads: Set<unknown>;
+    leaves: string[];
+    missingSeen?: boolean;
+    tiesSeen?: boolean;
+  },
   companion: string[] | null,
   refutedNames: Set<string> | null,
 ): QueryRule | null {
@@ -318,6 +340,7 @@ function toRule(
         default_direction: "asc",
         fields,
         ...(c.missingSeen ? { missing: "greatest" as const } : {}),
+        ...(c.tiesSeen ? { ties: "list_order" as const } : {}),
         explain: `${m.path.join(".")} sorts by the fields it names (${m.syntax.style === "minus" ? "-field for descending" : m.syntax.style === "colon" ? "field:desc for descending" : m.syntax.style === "dot" ? "field.desc for descending" : '"field DESC" for descending'}); ${seen}.`,
       };
     }

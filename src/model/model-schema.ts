@@ -221,6 +221,12 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
      * that must place such an entity among others is not answered (apps put nulls first or last alike).
      */
     missing: z.literal("greatest").optional(),
+    /**
+     * How entities equal in every sorted field are ordered, as a recorded read sorted two such: `list_order` (as the
+     * plain list holds them; the sort is stable). Absent: no read showed it, and a sort whose matches hold such a tie
+     * is not answered (apps break ties by id, by insertion or by nothing).
+     */
+    ties: z.literal("list_order").optional(),
     explain: z.string(),
   }),
   z.strictObject({ kind: z.literal("limit"), path: QueryPathSchema, explain: z.string() }),

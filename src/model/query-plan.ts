@@ -8,6 +8,7 @@
 import type { Collection, Entity, QueryRule, QuerySegment } from "./model-schema.js";
 import { decodeCursor } from "./query-cursor.js";
 import {
+  compareValues,
   countOf,
   directionOf,
   fieldValue,
@@ -44,6 +45,8 @@ export interface QueryPlan {
   after: string | null;
   /** The requested sort's rule when no recorded read showed where entities lacking its fields go. */
   sortUnplaced?: boolean;
+  /** The requested sort's rule when no recorded read showed how entities equal in its fields are ordered. */
+  sortUntied?: boolean;
 }
 
 type Query = NonNullable<Collection["query"]>;
@@ -271,6 +274,7 @@ export function planQuery(
       direction: n.direction ?? direction ?? sortPart!.rule.default_direction,
     }));
     if (sortPart.rule.missing === undefined) plan.sortUnplaced = true;
+    if (sortPart.rule.ties === undefined) plan.sortUntied = true;
   }
   if (plan.page) {
     if (plan.limit === null || plan.page.n < plan.page.base)
@@ -322,6 +326,18 @@ export function mixed(rows: readonly Entity[], field: string): boolean {
   return false;
 }
 
+/** True when two neighbours of sorted `rows` are equal in every sorted field. */
+export function tied(rows: readonly Entity[], terms: readonly SortTerm[]): boolean {
+  for (let i = 1; i < rows.length; i++)
+    if (
+      terms.every(
+        (t) => compareValues(fieldValue(rows[i - 1]!, t.field), fieldValue(rows[i]!, t.field)) === 0,
+      )
+    )
+      return true;
+  return false;
+}
+
 /** Runs a plan over a collection's entities: the matching rows in order, their count before the page, or `ambiguous`. */
 export function runQueryPlan(
   plan: QueryPlan,
@@ -345,6 +361,10 @@ export function runQueryPlan(
       };
   }
   if (plan.sort) out = sortEntities(out, plan.sort);
+  if (plan.sort && plan.sortUntied && tied(out, plan.sort))
+    return {
+      ambiguous: `in what order entities with equal ${plan.sort.map((t) => t.field).join(", ")} come: no recorded read sorted two such`,
+    };
   if (plan.after !== null) out = afterCursor(out, plan.after, idField);
   const end = plan.limit === null ? out.length : plan.offset + plan.limit;
   const more = end < out.length;

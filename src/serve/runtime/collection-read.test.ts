@@ -23,6 +23,7 @@ const rules: QueryRule[] = [
     direction_path: ["order"],
     default_direction: "asc",
     fields: {},
+    ties: "list_order",
     explain: "",
   },
   { kind: "limit", path: ["per_page"], explain: "" },
