@@ -9,7 +9,7 @@
  * having none (`status_id=*`). Reads nothing explains are replayed.
  */
 import type { Collection, QueryRule, QuerySegment } from "../model/model-schema.js";
-import { type QueryLeaf, type QueryOp, queryText } from "../model/query-language.js";
+import { foreignValue, type QueryLeaf, type QueryOp, queryText } from "../model/query-language.js";
 import { mixed, tied } from "../model/query-plan.js";
 import {
   candidateKeys,
@@ -219,9 +219,17 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
     const keys: string[] = [];
     const pick = best(live, forced);
     const picked = pick.meanings;
+    // A filter value of a kind its field never holds (`status_id=bogus` on integer ids) is not served by the filter
+    // (query-plan.ts): the read is replayed as recorded, and its empty answer confirms nothing of the syntax.
+    let foreign = false;
     a.read.leaves.forEach((leaf, i) => {
       const m = picked[i]!;
-      const decisive = live.some((e) => e.meanings[i]!.key === m.key && e.decisive[i]);
+      const odd =
+        m.kind === "filter" &&
+        m.valueOp === null &&
+        foreignValue(filterValues(leaf, m), m.field, a.read.base) !== null;
+      foreign ||= odd;
+      const decisive = !odd && live.some((e) => e.meanings[i]!.key === m.key && e.decisive[i]);
       let c = chosen.get(m.key);
       if (!c) {
         c = { meanings: [], decisive: false, reads: new Set(), leaves: [] };
@@ -248,7 +256,7 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
       c.leaves.push(leafText(leaf));
       keys.push(m.key);
     });
-    perRead.set(a.obs, keys);
+    if (!foreign) perRead.set(a.obs, keys);
     const sort = picked.find((m) => m.kind === "sort");
     const dir = picked.find((m) => m.kind === "direction");
     if (sort && dir) companions.set(sort.key, dir.path);
@@ -266,6 +274,13 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The values a filter meaning compares a leaf's value as (a list's elements), as the planner splits them. */
+function filterValues(leaf: QueryLeaf, m: Extract<Meaning, { kind: "filter" }>): unknown[] {
+  if (Array.isArray(leaf.value)) return leaf.value;
+  if (m.listSeparator !== null && typeof leaf.value === "string") return leaf.value.split(m.listSeparator);
+  return [leaf.value];
 }
 
 /** The rule a confirmed key stands for, from the meanings chosen under it. */

@@ -119,6 +119,42 @@ export function fieldValue(e: Entity, field: string): unknown {
   return v;
 }
 
+/** The kind of a value a query compares: a number (or text spelling one), a boolean (or true/false), or text. */
+export type ValueKind = "number" | "boolean" | "text";
+
+/** A value's kind; null for null, objects and arrays (nothing a filter value is compared by kind with). */
+export function valueKind(v: unknown): ValueKind | null {
+  if (typeof v === "number") return "number";
+  if (typeof v === "boolean") return "boolean";
+  if (typeof v !== "string") return null;
+  if (/^-?\d+(\.\d+)?$/.test(v)) return "number";
+  return v === "true" || v === "false" ? "boolean" : "text";
+}
+
+/** The kinds of the values a field holds across `sample` (empty when it holds none a kind is told of). */
+export function fieldKinds(field: string, sample: Entity[]): Set<ValueKind> {
+  const out = new Set<ValueKind>();
+  for (const e of sample) {
+    const k = valueKind(fieldValue(e, field));
+    if (k !== null) out.add(k);
+  }
+  return out;
+}
+
+/**
+ * The first of a filter's values whose kind the field never holds (`*` or `website` against integer ids), or null.
+ * Text is compared with any field holding text; a field holding no kind (all null) takes every value.
+ */
+export function foreignValue(values: readonly unknown[], field: string, sample: Entity[]): unknown {
+  const kinds = fieldKinds(field, sample);
+  if (kinds.size === 0) return null;
+  for (const v of values) {
+    const k = valueKind(v);
+    if (k !== null && !kinds.has(k)) return v;
+  }
+  return null;
+}
+
 const snake = (s: string) =>
   s
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")

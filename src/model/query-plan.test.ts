@@ -83,3 +83,40 @@ describe("planQuery and runQueryPlan", () => {
     ).toEqual({ unlearned: ["context", "nope"] });
   });
 });
+
+describe("filter values of a kind the field never holds", () => {
+  const issues = [
+    { id: 1, status: { id: 1, name: "New" }, subject: "Alpha", done: false },
+    { id: 2, status: { id: 2, name: "Closed" }, subject: "2024 plan", done: true },
+  ];
+  const byName: QueryRule[] = [
+    {
+      kind: "filter",
+      path: [{ field: true }],
+      op: "eq",
+      op_tokens: {},
+      op_prefix: null,
+      list_separator: ",",
+      fields: { status_id: "status.id" },
+      explain: "",
+    },
+  ];
+  const plan = (q: [string, string][]) => {
+    const planned = planQuery({ rules: byName, default_filter: [] }, queryLeaves(q), issues);
+    if ("unlearned" in planned) return { unlearned: planned.unlearned.map((l) => l.path.join(".")) };
+    const ran = runQueryPlan(planned.plan, issues);
+    return "ambiguous" in ran ? ran : { ids: ran.rows.map((r) => r.id) };
+  };
+
+  it("are not learned (an app's own word such as * or an identifier), though values of the field's kind are", () => {
+    expect(plan([["status_id", "*"]])).toEqual({ unlearned: ["status_id"] });
+    expect(plan([["status_id", "2,open"]])).toEqual({ unlearned: ["status_id"] });
+    expect(plan([["project_id", "website"]])).toEqual({ unlearned: ["project_id"] });
+    expect(plan([["done", "1"]])).toEqual({ unlearned: ["done"] });
+    expect(plan([["status_id", "2"]])).toEqual({ ids: [2] });
+    expect(plan([["status_id", "1,2"]])).toEqual({ ids: [1, 2] });
+    expect(plan([["done", "true"]])).toEqual({ ids: [2] });
+    expect(plan([["subject", "Alpha"]])).toEqual({ ids: [1] });
+    expect(plan([["subject", "2024 plan"]])).toEqual({ ids: [2] });
+  });
+});

@@ -12,6 +12,7 @@ import {
   countOf,
   directionOf,
   fieldValue,
+  foreignValue,
   opToken,
   parseSort,
   project,
@@ -136,7 +137,12 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
       if (op === null) return null;
       const listed = op === "in" || op === "nin" || op === "between";
       const sep = m.token !== null ? (listed ? (rule.op_list_separator ?? null) : null) : rule.list_separator;
-      return { kind: "filter", field, op, values: leafValues(leaf.value, sep) };
+      const values = leafValues(leaf.value, sep);
+      // A value of a kind the field never holds (`status_id=*`, `project_id=website` on integer ids) would match
+      // nothing, yet such a value is often a word of the app's own (all, me, an identifier): not learned. A recorded
+      // read of it is replayed as recorded; another is explained (an empty answer from one says nothing of others).
+      if (foreignValue(values, field, sample) !== null) return null;
+      return { kind: "filter", field, op, values };
     }
     case "search":
       return samePath(rule.path, leaf.path) && typeof leaf.value === "string"
