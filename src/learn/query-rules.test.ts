@@ -206,6 +206,21 @@ describe("sort", () => {
     const placed = serve([byStatus], [["sort", "-status"]]);
     expect(placed.status).toBe(200);
     expect((placed.body.value as { id: number }[]).map((t) => t.id)).toEqual([1, 3, 2, 4]);
+    // Only a tie the page shows matters: by owner descending Cy and Bo lead, Ann's two things tie behind them.
+    const { model, seed } = learnSpecs([list(THINGS), byPrice, read("sort=price&limit=1", 3)]);
+    const ep = createEpisode(model, seed, { episodeId: "page" });
+    const page = (limit: string) =>
+      handleRequest(
+        model,
+        ep,
+        twinRequest("GET", "/api/things", null, [
+          ["sort", "-owner_id"],
+          ["limit", limit],
+        ]),
+      );
+    expect(page("2").status).toBe(200);
+    expect((page("2").body as { value: { id: number }[] }).value.map((t) => t.id)).toEqual([4, 2]);
+    expect(page("3").status).toBe(501);
     // Rightly refused: a read whose ties break against the list order contradicts the stable sort.
     expect(rulesOf([read("sort=status", 4, 2, 1, 3)]).rules.find((r) => r.kind === "sort")).toBeUndefined();
   });

@@ -109,11 +109,11 @@ export function queryLeaves(query: [string, string][]): QueryLeaf[] {
   return out;
 }
 
-/** The value at a dotted field path of an entity (`project.id`), or undefined. */
+/** The value at a dotted field path of an entity (`project.id`), or undefined (own keys only, never `constructor`). */
 export function fieldValue(e: Entity, field: string): unknown {
   let v: unknown = e;
   for (const k of field.split(".")) {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+    if (v === null || typeof v !== "object" || Array.isArray(v) || !Object.hasOwn(v, k)) return undefined;
     v = (v as Entity)[k];
   }
   return v;
@@ -143,11 +143,11 @@ export function fieldKinds(field: string, sample: Entity[]): Set<ValueKind> {
 
 /**
  * The first of a filter's values whose kind the field never holds (`*` or `website` against integer ids), or null.
- * Text is compared with any field holding text; a field holding no kind (all null) takes every value.
+ * A field holding text takes any value (`title=2024` compares text); one holding no kind (all null) takes every value.
  */
 export function foreignValue(values: readonly unknown[], field: string, sample: Entity[]): unknown {
   const kinds = fieldKinds(field, sample);
-  if (kinds.size === 0) return null;
+  if (kinds.size === 0 || kinds.has("text")) return null;
   for (const v of values) {
     const k = valueKind(v);
     if (k !== null && !kinds.has(k)) return v;

@@ -118,5 +118,12 @@ describe("filter values of a kind the field never holds", () => {
     expect(plan([["done", "true"]])).toEqual({ ids: [2] });
     expect(plan([["subject", "Alpha"]])).toEqual({ ids: [1] });
     expect(plan([["subject", "2024 plan"]])).toEqual({ ids: [2] });
+    // A text field compares any value as text: a number spelt out is not foreign to it.
+    expect(plan([["subject", "2024"]])).toEqual({ ids: [] });
+  });
+
+  it("never takes a name Object.prototype holds for a field (constructor, __proto__, toString)", () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+      expect(plan([[name, "1"]])).toEqual({ unlearned: [name] });
   });
 });

@@ -96,8 +96,9 @@ function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): Que
   return [value];
 }
 
+// Own keys only: a name such as `constructor` or `__proto__` is no field the rule was confirmed for.
 const fieldFor = (known: Record<string, string>, name: string, sample: Entity[]) =>
-  known[name] ?? resolveField(name, sample)[0] ?? null;
+  (Object.hasOwn(known, name) ? known[name] : undefined) ?? resolveField(name, sample)[0] ?? null;
 
 /** What one rule makes of one leaf, or null when it does not fit. */
 type Part =
@@ -125,7 +126,9 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
       let op: QueryOp | null = rule.op;
       if (m.token !== null) {
         const spelt = opToken(m.token);
-        op = rule.op_tokens[m.token] ?? (spelt && spelt.prefix === (rule.op_prefix ?? "") ? spelt.op : null);
+        op =
+          (Object.hasOwn(rule.op_tokens, m.token) ? rule.op_tokens[m.token] : undefined) ??
+          (spelt && spelt.prefix === (rule.op_prefix ?? "") ? spelt.op : null);
       }
       if (rule.value_op) {
         const split =
@@ -332,9 +335,17 @@ export function mixed(rows: readonly Entity[], field: string): boolean {
   return false;
 }
 
-/** True when two neighbours of sorted `rows` are equal in every sorted field. */
-export function tied(rows: readonly Entity[], terms: readonly SortTerm[]): boolean {
-  for (let i = 1; i < rows.length; i++)
+/**
+ * True when two neighbours of sorted `rows` are equal in every sorted field, among the pairs that decide what
+ * `rows[from..to)` holds and in which order (those inside it and the two across its edges).
+ */
+export function tied(
+  rows: readonly Entity[],
+  terms: readonly SortTerm[],
+  from = 0,
+  to = rows.length,
+): boolean {
+  for (let i = Math.max(1, from); i <= Math.min(rows.length - 1, to); i++)
     if (
       terms.every(
         (t) => compareValues(fieldValue(rows[i - 1]!, t.field), fieldValue(rows[i]!, t.field)) === 0,
@@ -355,7 +366,9 @@ export function runQueryPlan(
   for (const s of plan.searches) {
     const readings = s.caseSensitive.map((cs) => out.filter((e) => searchPasses(e, s.fields, s.term, cs)));
     if (readings.some((r) => r.length !== readings[0]!.length || r.some((e, i) => e !== readings[0]![i])))
-      return { ambiguous: `whether the search for ${JSON.stringify(s.term)} minds case` };
+      return {
+        ambiguous: `the recording confirmed more than one reading of this query, and they answer it differently (whether the search for ${JSON.stringify(s.term)} minds case)`,
+      };
     out = readings[0]!;
   }
   const total = out.length;
@@ -363,13 +376,16 @@ export function runQueryPlan(
     const lacking = plan.sort.find((t) => mixed(out, t.field));
     if (lacking)
       return {
-        ambiguous: `where entities without ${lacking.field} go when sorted by it: no recorded read sorted one among others`,
+        ambiguous: `no recorded read showed where entities without ${lacking.field} go when sorted by it (apps put them first or last alike), and this read sorts such an entity among others`,
       };
   }
   if (plan.sort) out = sortEntities(out, plan.sort);
-  if (plan.sort && plan.sortUntied && tied(out, plan.sort))
+  // Only a tie the answer shows matters: inside the page, or across its edges (which entity is on it).
+  const first = plan.after === null ? plan.offset : 0;
+  const last = plan.after === null && plan.limit !== null ? plan.offset + plan.limit : out.length;
+  if (plan.sort && plan.sortUntied && tied(out, plan.sort, first, last))
     return {
-      ambiguous: `in what order entities with equal ${plan.sort.map((t) => t.field).join(", ")} come: no recorded read sorted two such`,
+      ambiguous: `no recorded read showed in what order entities with equal ${plan.sort.map((t) => t.field).join(", ")} come (apps break such ties by id, by insertion or not at all), and this read's answer holds such a tie`,
     };
   if (plan.after !== null) out = afterCursor(out, plan.after, idField);
   const end = plan.limit === null ? out.length : plan.offset + plan.limit;

@@ -192,7 +192,7 @@ export function queryRead(
   if ("ambiguous" in ran)
     return {
       unlearned: [...new Set(query.map(([k]) => k))],
-      why: `the recording confirmed more than one reading of this query, and they answer it differently (${ran.ambiguous})`,
+      why: ran.ambiguous,
     };
   const past = domains.length > 0 ? pageVerdict(domains, leaves, plan.offset, ran.total) : null;
   if (past) return refusedOrOpen([past], [], query, rule);
