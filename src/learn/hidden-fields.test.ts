@@ -115,15 +115,27 @@ describe("what only writes show, for an entity only reads showed (a seed entity)
     { path: "/api/things/2", status: 200, res: seen(2, "C") },
   ];
 
-  it("fills a hidden field that copies a shown one, or is empty in every answer; a PATCH of the seed entity answers them", () => {
-    const { seed, res } = twinPatch([list([seen(1, "A")]), ...made(2, "B", "x"), ...patchSpecs]);
-    expect(seed.collections.things![0]).toEqual({
+  it("fills a hidden field that copies a shown one, or is one value two entities held; a PATCH of the seed entity answers them", () => {
+    const { seed, res } = twinPatch([
+      list([seen(1, "A")]),
+      ...made(2, "B", "x"),
+      ...made(3, "D", "y"),
+      ...patchSpecs,
+    ]);
+    expect(seed.collections.things![0]).toMatchObject({
       id: 1,
       title: { rendered: "A", raw: "A" },
       _links: { self: "/api/things/1", edit: "/api/things/1" },
       password: "",
     });
     expect(res).toMatchObject({ _links: { edit: "/api/things/1" }, password: "", title: { raw: "Z" } });
+  });
+
+  it("rightly leaves one entity's empty value unknown (it may be that entity's own, as a post's empty excerpt)", () => {
+    const { seed, res } = twinPatch([list([seen(1, "A")]), ...made(2, "B", "x"), ...patchSpecs]);
+    expect(seed.collections.things![0]).not.toHaveProperty("password");
+    expect(res).not.toHaveProperty("password");
+    expect(res).toMatchObject({ _links: { edit: "/api/things/1" }, title: { raw: "Z" } });
   });
 
   it("takes a non-empty value only when two entities held it; one entity's own text is rightly left unknown", () => {
