@@ -125,3 +125,39 @@ describe("query value domains learned from refused list reads", () => {
     expect(m.collections[0]!.query!.domains?.some((d) => d.kind === "past_last_page")).toBeFalsy();
   });
 });
+
+describe("query value domains: what one refusal does not decide (session-6 review H1, H2)", () => {
+  it("refuses only a non-integer of the shape a refusal held; an empty element, a decimal, other text or a repeated key is left open", () => {
+    const { get } = twin([...accepted, ...refused]);
+    expect(get("cat=xyz").status).toBe(400);
+    for (const q of ["cat=", "cat=,2", "cat=1 2", "cat=2.0", "cat=1e0", "cat=abc&cat=2"]) {
+      const r = get(q);
+      expect(r.status, q).toBe(501);
+      expect(JSON.stringify(bodyOf(r)), q).toContain("unlearned_query");
+    }
+  });
+
+  it("takes a refusal that repeats the refused value for that value only (the app would name another)", () => {
+    const echo = (n: number) => ({
+      error: { statusCode: 400, message: `Invalid data {"limit":${n}} for parameter "limit".` },
+    });
+    const { model, get } = twin([
+      { path: "/api/things", status: 200, res: things },
+      read("limit=1", things.slice(0, 1)),
+      read("limit=3", things.slice(0, 3)),
+      read("limit=-1", echo(-1), 400),
+    ]);
+    const domain = model.collections[0]!.query!.domains!.find((d) => d.kind === "range");
+    expect(domain).toMatchObject({ names_value: true });
+    // The recorded value is answered as recorded; another is the explained miss, never -1's body.
+    expect(bodyOf(get("limit=-1"))).toEqual(echo(-1));
+    const other = get("limit=-5");
+    expect(other.status).toBe(501);
+    expect(JSON.stringify(bodyOf(other))).toContain("repeats the value it refused");
+    // Rightly not taken for an echo: "between 1 and 100" does not name 0.
+    const { model: wp } = twin([...accepted, ...refused]);
+    expect(wp.collections[0]!.query!.domains!.find((d) => d.kind === "range")).not.toHaveProperty(
+      "names_value",
+    );
+  });
+});

@@ -15,7 +15,7 @@
  * whose accepted reads showed a page past the matches answered.
  */
 import type { CannedResponse, QueryDomain } from "../model/model-schema.js";
-import { isIntegerValue, valueElements } from "../model/query-domain.js";
+import { elementShape, isIntegerValue, valueElements } from "../model/query-domain.js";
 import { type QueryLeaf, type QueryScalar, queryText } from "../model/query-language.js";
 
 /** Where a read's page starts against its matches: past the last, within them, or on none (null: no page). */
@@ -36,7 +36,7 @@ export interface RefusedQuery {
 }
 
 type Evidence =
-  | { kind: "integers"; at: number; refused: RefusedQuery }
+  | { kind: "integers"; at: number; element: QueryScalar; refused: RefusedQuery }
   | { kind: "past"; refused: RefusedQuery }
   | { kind: "below" | "above"; n: number; refused: RefusedQuery }
   | { kind: "between" };
@@ -49,6 +49,17 @@ const sameAnswer = (a: CannedResponse, b: CannedResponse) =>
   a.content_type === b.content_type &&
   JSON.stringify(a.body) === JSON.stringify(b.body);
 const isInt = (v: QueryScalar | QueryScalar[]) => !Array.isArray(v) && isIntegerValue(v);
+
+/**
+ * True when a refusal's body repeats the refused value as a token of its own (`{"limit":-1}` names -1; "between 1
+ * and 100" does not name 0): such an answer is the app's to that value only.
+ */
+function names(answer: CannedResponse, value: string): boolean {
+  if (value === "") return false;
+  const text = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body ?? null);
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\w.-])${escaped}(?![\\w.])`).test(text);
+}
 
 /** The one answer every piece of evidence gave, or null when they differ. */
 function oneAnswer(refused: RefusedQuery[]): CannedResponse | null {
@@ -97,7 +108,8 @@ export function learnQueryDomains(
     evidence.set(k, ev);
     const elements = valueElements(leaf.value, sep);
     if (values.every((v) => valueElements(v, sep).every(isIntegerValue)) && !elements.every(isIntegerValue)) {
-      ev.push({ kind: "integers", at: elements.findIndex((v) => !isIntegerValue(v)), refused: r });
+      const at = elements.findIndex((v) => !isIntegerValue(v));
+      ev.push({ kind: "integers", at, element: elements[at]!, refused: r });
     } else if (values.every(isInt) && isInt(leaf.value)) {
       const n = Number(leaf.value);
       const nums = values.map(Number);
@@ -120,6 +132,10 @@ export function learnQueryDomains(
         path,
         separator: separators.get(k) ?? null,
         at: ats.size === 1 ? ints[0]!.at : null,
+        shapes: [...new Set(ints.map((e) => elementShape(e.element)))].sort(),
+        ...(ints.some((e) => names(e.refused.answer, queryText(e.element)))
+          ? { names_value: true as const }
+          : {}),
         answer: intAnswer,
         explain: `${name} held only integers in every accepted read, and a value holding a non-integer was refused with ${intAnswer.status} (${cites(ints.map((e) => e.refused))})`,
       });
@@ -146,6 +162,7 @@ export function learnQueryDomains(
         from: kind === "below" ? Math.max(...ns) : Math.min(...ns),
         answer,
         refused: es.map((e) => e.refused),
+        names: es.some((e) => names(e.refused.answer, String(e.n))),
       };
     };
     const below = side("below");
@@ -160,6 +177,7 @@ export function learnQueryDomains(
       max,
       below: below ? { from: below.from, answer: below.answer } : null,
       above: above ? { from: above.from, answer: above.answer } : null,
+      ...(below?.names || above?.names ? { names_value: true as const } : {}),
       explain: `${name} was accepted from ${min} to ${max}${below ? `, refused at ${below.from} and below` : ""}${above ? `, refused at ${above.from} and above` : ""} (${cites([...(below?.refused ?? []), ...(above?.refused ?? [])])})`,
     });
   }

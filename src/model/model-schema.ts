@@ -132,6 +132,14 @@ export const QueryDomainSchema = z.discriminatedUnion("kind", [
     separator: z.string().nullable(),
     /** The position of the first non-integer element in the refused values (null: answered alike at several). */
     at: z.number().int().nullable(),
+    /**
+     * The shapes of the refused non-integer elements (`word`: a letter or `_`, then letters, digits, `_`, `-`; `empty`;
+     * `decimal`: a number that is no integer; `other`): only an element of one of them is refused so, another is left
+     * open (an app may accept `2.0`, an empty element or `1 2`). Absent: any non-integer (older models).
+     */
+    shapes: z.array(z.enum(["word", "empty", "decimal", "other"])).optional(),
+    /** The recorded refusal repeats the value it refused: it is the app's answer to that value only. */
+    names_value: z.literal(true).optional(),
     answer: CannedResponseSchema,
     explain: z.string(),
   }),
@@ -145,6 +153,8 @@ export const QueryDomainSchema = z.discriminatedUnion("kind", [
     below: z.strictObject({ from: z.number().int(), answer: CannedResponseSchema }).nullable(),
     /** The least integer refused above `max` (every one at or above it is refused so), or null. */
     above: z.strictObject({ from: z.number().int(), answer: CannedResponseSchema }).nullable(),
+    /** A recorded refusal repeats the value it refused (`Invalid data {"limit":-1}`): the app's answer to that value only. */
+    names_value: z.literal(true).optional(),
     explain: z.string(),
   }),
   /** A page number is refused when the page starts past the last match (of a non-empty result). */

@@ -26,14 +26,42 @@ export function valueElements(value: QueryScalar | QueryScalar[], separator: str
 
 const samePath = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** The shape of a non-integer element: a word (`abc`, `x_1`), empty, a decimal number, or other text (`1 2`, `*`, `1e0`). */
+export function elementShape(v: QueryScalar): "word" | "empty" | "decimal" | "other" {
+  const t = typeof v === "string" ? v : String(v);
+  if (t === "") return "empty";
+  if (/^-?\d+\.\d+$/.test(t)) return "decimal";
+  return /^[A-Za-z_][\w-]*$/.test(t) ? "word" : "other";
+}
+
+/** The refusal of a value, or the open verdict when the recorded refusal named the value it refused. */
+function refusal(d: QueryDomain, answer: CannedResponse, leaf: QueryLeaf): DomainVerdict {
+  if (d.kind !== "past_last_page" && d.names_value)
+    return {
+      open: `the app's recorded refusal of ${leaf.path.join(".")} repeats the value it refused, so its answer to this value was never recorded`,
+      leaf,
+    };
+  return { refused: answer, leaf, domain: d };
+}
+
 /** What one domain says of one leaf: refused, open, or nothing (the value is inside it, or not its kind). */
 function judge(d: QueryDomain, leaf: QueryLeaf): DomainVerdict | null {
   if (d.kind === "past_last_page" || !samePath(d.path, leaf.path)) return null;
   const name = leaf.path.join(".");
   if (d.kind === "integers") {
-    const at = valueElements(leaf.value, d.separator).findIndex((v) => !isIntegerValue(v));
+    const elements = valueElements(leaf.value, d.separator);
+    const at = elements.findIndex((v) => !isIntegerValue(v));
     if (at < 0) return null;
-    if (d.at === null || d.at === at) return { refused: d.answer, leaf, domain: d };
+    // A repeated key, or an element of a shape no refusal held: what the app makes of it was never recorded.
+    const shape = elementShape(elements[at]!);
+    if (Array.isArray(leaf.value) || (d.shapes && !d.shapes.includes(shape)))
+      return {
+        open: Array.isArray(leaf.value)
+          ? `${name} is sent more than once, which no recorded read did`
+          : `${name} was refused for a non-integer ${d.shapes!.join(" or ")}, and this one is ${shape === "other" ? "other text" : `a${shape === "empty" ? "n" : ""} ${shape}`}, which no recorded read sent`,
+        leaf,
+      };
+    if (d.at === null || d.at === at) return refusal(d, d.answer, leaf);
     return {
       open: `${name} was refused for a non-integer at position ${d.at} of its value; this one has it at ${at}, and the refusal names the position`,
       leaf,
@@ -45,7 +73,7 @@ function judge(d: QueryDomain, leaf: QueryLeaf): DomainVerdict | null {
   if (v >= d.min && v <= d.max) return null;
   const side = v < d.min ? d.below : d.above;
   if (side === null) return null;
-  if (v < d.min ? v <= side.from : v >= side.from) return { refused: side.answer, leaf, domain: d };
+  if (v < d.min ? v <= side.from : v >= side.from) return refusal(d, side.answer, leaf);
   const [lo, hi] = v < d.min ? [side.from, d.min] : [d.max, side.from];
   return {
     open: `${name}=${v} lies between ${lo} and ${hi}: the recording ${v < d.min ? `refused ${lo} and accepted ${hi}` : `accepted ${lo} and refused ${hi}`}, and never showed where between them the app starts refusing`,
@@ -59,9 +87,15 @@ function judge(d: QueryDomain, leaf: QueryLeaf): DomainVerdict | null {
  */
 export function domainVerdicts(domains: readonly QueryDomain[], leaves: QueryLeaf[]): DomainVerdict[] {
   const out: DomainVerdict[] = [];
-  for (const leaf of leaves)
+  const paths = leaves.map((l) => JSON.stringify(l.path));
+  for (const [i, leaf] of leaves.entries())
     for (const d of domains) {
-      const v = judge(d, leaf);
+      // A key sent twice (`cat=abc&cat=2`): which one the app reads was never recorded.
+      const twice = paths.indexOf(paths[i]!) !== paths.lastIndexOf(paths[i]!);
+      const v =
+        twice && d.kind !== "past_last_page" && samePath(d.path, leaf.path)
+          ? { open: `${leaf.path.join(".")} is sent more than once, which no recorded read did`, leaf }
+          : judge(d, leaf);
       if (v) {
         out.push(v);
         break;
