@@ -122,3 +122,38 @@ describe("fields keyed by a request value", () => {
     expect(coverage.writes.withheld.map((w) => w.tool_name)).toEqual(["post_things"]);
   });
 });
+
+describe("fields one rule explains, re-judged under the cases' key (session-6 review H3)", () => {
+  const file = (id: number, ext: string) => ({ ...note(id, "x"), name: `untitled${ext}` });
+  const sheet = (id: number) => ({ ...checklist(id, "x"), name: "Untitled.sheet" });
+  const specs = [
+    list([{ ...a, name: "a.txt" }]),
+    create({ title: "x", kind: "note", ext: ".txt" }, file(2, ".txt")),
+    read(file(2, ".txt")),
+    create({ title: "x", kind: "note", ext: ".md" }, file(3, ".md")),
+    read(file(3, ".md")),
+    create({ title: "x", kind: "checklist" }, sheet(4)),
+    read(sheet(4)),
+    create({ title: "x", kind: "checklist" }, sheet(5)),
+    read(sheet(5)),
+  ];
+
+  it("takes each value's own rule where it differs from the one rule (a checklist sent ext keeps its own name)", () => {
+    const { model, seed } = learnSpecs(specs);
+    const rule = model.write_rules.find((r) => r.tool_name === "post_things")!;
+    expect(rule.fields.find((f) => f.field === "name")!.rule).toMatchObject({
+      kind: "cases",
+      pointer: "/kind",
+    });
+    const ep = createEpisode(model, seed, { episodeId: "h3" });
+    const made = handleRequest(
+      model,
+      ep,
+      twinRequest("POST", "/api/things", { title: "x", kind: "checklist", ext: ".txt" }),
+    );
+    expect(made.status).toBe(201);
+    expect((made.body as { value: { name: string } }).value.name).toBe("Untitled.sheet");
+    // Rightly kept as one rule: a field every value's writes give alike (the title copied from the request).
+    expect(rule.fields.find((f) => f.field === "title")!.rule.kind).not.toBe("cases");
+  });
+});

@@ -90,3 +90,28 @@ export function requestCases(
   if (found.length === 1) return { ok: true, pointer: pointerOf(found[0]!.key), rules: found[0]!.rules };
   return { ok: false, ambiguous: found.length > 1 ? found.map((f) => f.key) : null };
 }
+
+/**
+ * The fields one rule explained over every write, re-judged under the cases' key once one tells the writes apart: a
+ * field whose rule in each value's own writes differs from the one rule becomes a `cases` rule too (session-6 review
+ * H3: Jupyter's name was one rule, `"untitled" + ext` else `Untitled.ipynb`, whose fallback only notebooks showed, so
+ * a file sent without `ext` was named `Untitled.ipynb` and a notebook sent `ext: ".txt"` `untitled.txt`). A field some
+ * value's writes leave unexplained keeps the one rule, which explains them all.
+ */
+export function refineUnderCases(
+  pointer: string,
+  rules: ReadonlyMap<string, FieldRule>,
+  contexts: FieldContext[],
+  windowMs: number,
+): Map<string, FieldRule> {
+  const key = pointer.slice(1);
+  const out = new Map<string, FieldRule>();
+  for (const [f, rule] of rules) {
+    if (rule.kind === "cases" || f === key) continue;
+    const per = casesUnder(key, [f], contexts, windowMs)?.get(f);
+    if (per?.kind !== "cases") continue;
+    const whole = canonicalJsonCompact(rule);
+    if (per.cases.some((c) => canonicalJsonCompact(c.rule) !== whole)) out.set(f, per);
+  }
+  return out;
+}

@@ -13,7 +13,7 @@ import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
 import { isRedirect, locationTemplate, redirectTarget } from "./redirect-location.js";
-import { requestCases } from "./request-cases.js";
+import { refineUnderCases, requestCases } from "./request-cases.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
 import { simplifyFields } from "./simplify-rules.js";
 import type { WriteObservation } from "./state-walk.js";
@@ -250,8 +250,11 @@ function fieldRules(
           opts.categories?.get(target.collection.name) ?? new Set(),
         )
       : { ok: false as const };
-    if (split.ok) for (const [f, rule] of split.rules) rules.set(f, rule);
-    else
+    if (split.ok) {
+      for (const [f, rule] of split.rules) rules.set(f, rule);
+      for (const [f, rule] of refineUnderCases(split.pointer, rules, contexts, opts.clockWindowMs))
+        rules.set(f, rule);
+    } else
       for (const u of unexplained)
         if (!refused || (refused.closable && !u.withheld.closable)) refused = u.withheld;
   }
