@@ -15,8 +15,8 @@
  * whose accepted reads showed a page past the matches answered.
  */
 import type { CannedResponse, QueryDomain } from "../model/model-schema.js";
-import { elementShape, isIntegerValue, valueElements } from "../model/query-domain.js";
-import { type QueryLeaf, type QueryScalar, queryText } from "../model/query-language.js";
+import { elementShape, isIntegerValue } from "../model/query-domain.js";
+import { leafValues, type QueryLeaf, type QueryScalar, queryText } from "../model/query-language.js";
 
 /** Where a read's page starts against its matches: past the last, within them, or on none (null: no page). */
 export type PageStand = "past" | "within" | "empty" | null;
@@ -106,8 +106,8 @@ export function learnQueryDomains(
     const sep = separators.get(k) ?? null;
     const ev = evidence.get(k) ?? [];
     evidence.set(k, ev);
-    const elements = valueElements(leaf.value, sep);
-    if (values.every((v) => valueElements(v, sep).every(isIntegerValue)) && !elements.every(isIntegerValue)) {
+    const elements = leafValues(leaf.value, sep);
+    if (values.every((v) => leafValues(v, sep).every(isIntegerValue)) && !elements.every(isIntegerValue)) {
       const at = elements.findIndex((v) => !isIntegerValue(v));
       ev.push({ kind: "integers", at, element: elements[at]!, refused: r });
     } else if (values.every(isInt) && isInt(leaf.value)) {

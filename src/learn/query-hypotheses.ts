@@ -16,6 +16,7 @@ import {
   directionOf,
   FIELD_OP_SEPARATORS,
   fieldValue,
+  leafValues,
   opToken,
   parseSort,
   project,
@@ -123,12 +124,6 @@ const SORT_SYNTAXES: SortSyntax[] = [
   { separator: ",", style: "dot" },
   { separator: ",", style: "space" },
 ];
-
-function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): QueryScalar[] {
-  if (Array.isArray(value)) return value;
-  if (sep !== null && typeof value === "string" && value.includes(sep)) return value.split(sep);
-  return [value];
-}
 
 /**
  * The readings an operator token may have: `like` is SQL's pattern in some apps and a substring (a regex, case

@@ -9,7 +9,13 @@
  * having none (`status_id=*`). Reads nothing explains are replayed.
  */
 import type { Collection, QueryRule, QuerySegment } from "../model/model-schema.js";
-import { foreignValue, type QueryLeaf, type QueryOp, queryText } from "../model/query-language.js";
+import {
+  foreignValue,
+  leafValues,
+  type QueryLeaf,
+  type QueryOp,
+  queryText,
+} from "../model/query-language.js";
 import { mixed, tied } from "../model/query-plan.js";
 import {
   candidateKeys,
@@ -227,7 +233,7 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
       const odd =
         m.kind === "filter" &&
         m.valueOp === null &&
-        foreignValue(filterValues(leaf, m), m.field, a.read.base) !== null;
+        foreignValue(leafValues(leaf.value, m.listSeparator), m.field, a.read.base) !== null;
       foreign ||= odd;
       const decisive = !odd && live.some((e) => e.meanings[i]!.key === m.key && e.decisive[i]);
       let c = chosen.get(m.key);
@@ -274,13 +280,6 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** The values a filter meaning compares a leaf's value as (a list's elements), as the planner splits them. */
-function filterValues(leaf: QueryLeaf, m: Extract<Meaning, { kind: "filter" }>): unknown[] {
-  if (Array.isArray(leaf.value)) return leaf.value;
-  if (m.listSeparator !== null && typeof leaf.value === "string") return leaf.value.split(m.listSeparator);
-  return [leaf.value];
 }
 
 /** The rule a confirmed key stands for, from the meanings chosen under it. */

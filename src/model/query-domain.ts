@@ -5,7 +5,7 @@
  * showed) is named as such, so serve explains it instead of answering the list. Shared by learn and serve.
  */
 import type { CannedResponse, QueryDomain } from "./model-schema.js";
-import type { QueryLeaf, QueryScalar } from "./query-language.js";
+import { leafValues, type QueryLeaf, type QueryScalar } from "./query-language.js";
 
 /** A leaf's verdict: refused with the recorded answer, or left open with the reason. */
 export type DomainVerdict =
@@ -15,13 +15,6 @@ export type DomainVerdict =
 /** True for an integer, or text spelling one (`-3`, `12`). */
 export function isIntegerValue(v: QueryScalar): boolean {
   return typeof v === "number" ? Number.isInteger(v) : typeof v === "string" && /^-?\d{1,15}$/.test(v);
-}
-
-/** The elements of a leaf's value: its array, its text split at the separator, or the value alone. */
-export function valueElements(value: QueryScalar | QueryScalar[], separator: string | null): QueryScalar[] {
-  if (Array.isArray(value)) return value;
-  if (separator !== null && typeof value === "string") return value.split(separator);
-  return [value];
 }
 
 const samePath = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -49,7 +42,7 @@ function judge(d: QueryDomain, leaf: QueryLeaf): DomainVerdict | null {
   if (d.kind === "past_last_page" || !samePath(d.path, leaf.path)) return null;
   const name = leaf.path.join(".");
   if (d.kind === "integers") {
-    const elements = valueElements(leaf.value, d.separator);
+    const elements = leafValues(leaf.value, d.separator);
     const at = elements.findIndex((v) => !isIntegerValue(v));
     if (at < 0) return null;
     // A repeated key, or an element of a shape no refusal held: what the app makes of it was never recorded.
@@ -67,7 +60,7 @@ function judge(d: QueryDomain, leaf: QueryLeaf): DomainVerdict | null {
       leaf,
     };
   }
-  const elements = valueElements(leaf.value, null);
+  const elements = leafValues(leaf.value, null);
   if (elements.length !== 1 || !isIntegerValue(elements[0]!)) return null;
   const v = Number(elements[0]);
   if (v >= d.min && v <= d.max) return null;

@@ -119,6 +119,13 @@ export function fieldValue(e: Entity, field: string): unknown {
   return v;
 }
 
+/** The elements of a leaf's value: its array, its text split at the separator, or the value alone. */
+export function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): QueryScalar[] {
+  if (Array.isArray(value)) return value;
+  if (sep !== null && typeof value === "string") return value.split(sep);
+  return [value];
+}
+
 /** The kind of a value a query compares: a number (or text spelling one), a boolean (or true/false), or text. */
 export type ValueKind = "number" | "boolean" | "text";
 

@@ -13,6 +13,7 @@ import {
   directionOf,
   fieldValue,
   foreignValue,
+  leafValues,
   opToken,
   parseSort,
   project,
@@ -88,12 +89,6 @@ function matchPattern(
     }
   }
   return { name, token };
-}
-
-function leafValues(value: QueryScalar | QueryScalar[], sep: string | null): QueryScalar[] {
-  if (Array.isArray(value)) return value;
-  if (sep !== null && typeof value === "string" && value.includes(sep)) return value.split(sep);
-  return [value];
 }
 
 // Own keys only: a name such as `constructor` or `__proto__` is no field the rule was confirmed for.
