@@ -329,4 +329,60 @@ describe("HTTP Basic sign-in", () => {
     const page = outcome.evidence.records.find((r) => new URL(r.request.url).pathname === "/basic/");
     expect(page?.response?.status).toBe(200);
   }, 60_000);
+
+  it("sends them unasked on a request step, where an API answers a bare 401 that no browser answers", async () => {
+    const from = app.requests.length;
+    const outcome = await capture(
+      scenario(
+        [
+          { step_id: "open", action: "navigate", path: "/" },
+          { step_id: "whoami", action: "request", method: "GET", path: "/basic-api/whoami" },
+          {
+            step_id: "own",
+            action: "request",
+            method: "GET",
+            path: "/basic-api/whoami",
+            headers: { Authorization: { secret: "password", prefix: "Bearer " } },
+            expected_status: [401],
+          },
+        ],
+        { http_credentials: { username: "admin", password: { secret: "password" } } },
+      ),
+    );
+    expect(outcome.evidence.steps.map((s) => s.error)).toEqual([null, null, null]);
+    expect(JSON.parse(sent(outcome, "whoami").response!.body!.text)).toEqual({
+      user: "admin",
+      via: "basic-api",
+    });
+    // A step's own Authorization wins: the credentials are never added beside it.
+    const seen = app.requests.slice(from).filter((r) => r.url === "/basic-api/whoami");
+    expect(seen.map((r) => r.headers["authorization"])).toEqual([
+      `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}`,
+      `Bearer ${PASSWORD}`,
+    ]);
+    const bytes = written(outcome);
+    for (const secret of [
+      PASSWORD,
+      ...liveCredentials(from).filter((c) => c.includes(PASSWORD) || c.length > 12),
+    ])
+      expect(bytes).not.toContain(secret);
+    expect(bytes).not.toContain(Buffer.from(`admin:${PASSWORD}`).toString("base64"));
+  }, 60_000);
+
+  it("adds nothing when the scenario has no http_credentials", async () => {
+    const outcome = await capture(
+      scenario([
+        { step_id: "open", action: "navigate", path: "/" },
+        {
+          step_id: "whoami",
+          action: "request",
+          method: "GET",
+          path: "/basic-api/whoami",
+          expected_status: [401],
+        },
+      ]),
+    );
+    expect(outcome.evidence.steps.map((s) => s.error)).toEqual([null, null]);
+    expect(header(sent(outcome, "whoami"), "authorization") ?? null).toBeNull();
+  }, 60_000);
 });

@@ -54,6 +54,17 @@ function answersRead(scenario: Scenario): Set<string> {
   return read;
 }
 
+/** The scenario's HTTP Basic credentials, resolved, for the start origin only (null when it has none). */
+export function httpCredentials(
+  run: CaptureRun,
+): { username: string; password: string; origin: string } | null {
+  const basic = run.scenario.http_credentials;
+  if (!basic) return null;
+  const secret = (id: string) => run.secrets.get(id) ?? "";
+  const username = typeof basic.username === "string" ? basic.username : secret(basic.username.secret);
+  return { username, password: secret(basic.password.secret), origin: run.appOrigin };
+}
+
 /** Plans a run: throws a UserError for a missing secret before anything starts. */
 export function planRun(
   scenario: Scenario,

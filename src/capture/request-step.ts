@@ -17,12 +17,24 @@ import { REQUEST_STEP_MARKER } from "./transaction-record.js";
 
 export type { PageValue } from "./resolve-values.js";
 
+/** The scenario's HTTP Basic credentials, resolved. */
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
 /** What a request step needs from the run. */
 export interface RequestStepContext {
   page: Page;
   context: BrowserContext;
   appOrigin: string;
   secrets: ReadonlyMap<string, string>;
+  /**
+   * The scenario's `http_credentials`: sent as `Authorization: Basic` on every request step that sets no
+   * Authorization of its own. The browser answers only a `WWW-Authenticate` challenge with them, and a JSON API
+   * signed in by an application password answers a bare 401, so a request step would never be signed in.
+   */
+  basic: BasicCredentials | null;
   /** The answers of earlier request steps that later steps read. */
   answers: ReadonlyMap<string, StepAnswer>;
   /** True when a later step reads this step's answer (it is then handed back). */
@@ -94,6 +106,11 @@ export function valueSources(
   };
 }
 
+/** The Authorization value of HTTP Basic (RFC 7617: base64 of the UTF-8 `user:password`). */
+export function basicAuthorization(c: BasicCredentials): string {
+  return `Basic ${Buffer.from(`${c.username}:${c.password}`, "utf8").toString("base64")}`;
+}
+
 /** Runs one request step; throws a StepFailure with the reason when any rule fails; returns the answer when it is kept. */
 export async function runRequestStep(step: RequestStep, ctx: RequestStepContext): Promise<StepAnswer | null> {
   const what = `${step.method} ${step.path}`;
@@ -101,6 +118,8 @@ export async function runRequestStep(step: RequestStep, ctx: RequestStepContext)
   const headers = r.headers;
   if (r.contentType !== null && !headers.some(([h]) => h.toLowerCase() === "content-type"))
     headers.push(["content-type", r.contentType]);
+  if (ctx.basic !== null && !headers.some(([h]) => h.toLowerCase() === "authorization"))
+    headers.push(["authorization", basicAuthorization(ctx.basic)]);
   const url = requestUrl(ctx.appOrigin, r.path, r.query);
   if (ctx.cancelled())
     throw new StepFailure(`the run was cancelled before ${what} was sent; nothing was sent`);

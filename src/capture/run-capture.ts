@@ -16,6 +16,7 @@ import { assembleEvidence } from "./capture-evidence.js";
 import {
   type CaptureRun,
   failLateViolations,
+  httpCredentials,
   noteViolation,
   overLimitMessage,
   planRun,
@@ -131,17 +132,6 @@ async function finishRecording(
   return records;
 }
 
-/** The HTTP Basic credentials of the scenario, resolved, for the start origin only. */
-function httpCredentials(
-  run: CaptureRun,
-): { username: string; password: string; origin: string } | undefined {
-  const basic = run.scenario.http_credentials;
-  if (!basic) return undefined;
-  const secret = (id: string) => run.secrets.get(id) ?? "";
-  const username = typeof basic.username === "string" ? basic.username : secret(basic.username.secret);
-  return { username, password: secret(basic.password.secret), origin: run.appOrigin };
-}
-
 /** Runs the scenario and returns redacted evidence; throws a UserError only when it could not run at all. */
 export async function runCapture(options: CaptureOptions): Promise<CaptureOutcome> {
   const run = planRun(options.scenario, options.env ?? process.env, options.file);
@@ -150,7 +140,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     browser: options.browser,
     headed: options.headed,
     env: options.env,
-    httpCredentials: httpCredentials(run),
+    httpCredentials: httpCredentials(run) ?? undefined,
     ownSigint: options.interruptible === true,
   });
   let browser: Evidence["browser"] = null;

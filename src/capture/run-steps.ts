@@ -8,7 +8,7 @@ import type { StepResult } from "../evidence/evidence-schema.js";
 import { redactStepResult } from "../evidence/redaction.js";
 import { DEFAULT_STEP_TIMEOUT_MS, type Step } from "../scenario/scenario-schema.js";
 import { cancelledStep } from "./capture-evidence.js";
-import { type CaptureRun, overLimitMessage, runRedactor } from "./capture-run.js";
+import { type CaptureRun, httpCredentials, overLimitMessage, runRedactor } from "./capture-run.js";
 import type { NetworkProbe } from "./network-probe.js";
 import type { NetworkRecorder } from "./network-recorder.js";
 import { screenshot } from "./page-artifacts.js";
@@ -74,6 +74,7 @@ async function runStep(
       context: session.context,
       appOrigin: run.appOrigin,
       secrets: run.secrets,
+      basic: httpCredentials(run),
       answers: run.answers,
       keepAnswer: run.readAnswersOf.has(step.step_id),
       recorder,

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import type { RequestStep, Step, Value } from "../scenario/scenario-schema.js";
 import type { NetworkProbe } from "./network-probe.js";
 import type { NetworkRecorder } from "./network-recorder.js";
-import { type PageValue, runRequestStep, valueSources } from "./request-step.js";
+import { type BasicCredentials, type PageValue, runRequestStep, valueSources } from "./request-step.js";
 import { resolveValue } from "./resolve-values.js";
 import type { StepAnswer } from "./step-answers.js";
 import { StepFailure } from "./step-failure.js";
@@ -19,6 +19,8 @@ export interface StepContext {
   context: BrowserContext;
   appOrigin: string;
   secrets: ReadonlyMap<string, string>;
+  /** The scenario's `http_credentials`, resolved (request steps send them unasked). */
+  basic: BasicCredentials | null;
   /** The answers of earlier request steps that later steps read. */
   answers: ReadonlyMap<string, StepAnswer>;
   /** True when a later step reads this step's answer. */
@@ -125,6 +127,7 @@ function sendRequest(step: RequestStep, ctx: StepContext): Promise<StepAnswer | 
     context: ctx.context,
     appOrigin: ctx.appOrigin,
     secrets: ctx.secrets,
+    basic: ctx.basic,
     answers: ctx.answers,
     keepAnswer: ctx.keepAnswer,
     deadline: ctx.deadline,
