@@ -30,11 +30,10 @@ const EXPECTED: Record<string, { total: [number, number]; misses: string[] }> = 
     ],
   },
   "platform-filter-underscore": {
-    total: [11, 14],
+    total: [13, 14],
     misses: [
+      // The training's meta=total_count reads never filtered: whole list or matches is undecided (explained 501).
       "GET /items/articles?filter[author][_neq]=ann&meta=total_count <- miss 501",
-      "GET /items/articles?filter[status][_eq]=published&meta=filter_count <- miss 501",
-      "GET /items/articles?sort=id&limit=3&offset=3&meta=total_count <- miss 501",
     ],
   },
   "sheet-where-pageinfo": {

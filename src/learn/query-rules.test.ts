@@ -395,14 +395,18 @@ describe("list operators in an operator slot, and answers whose shape a paramete
     });
   });
 
-  it("leaves a parameter that adds an envelope key unlearned: the read is replayed, never taken as no effect", () => {
+  it("never takes a parameter that adds an envelope key as no effect: it adds that key (envelope-params.ts)", () => {
     const specs: RecordSpec[] = [
       { path: "/api/things", status: 200, res: { data: THINGS } },
       { path: "/api/things?meta=total_count", status: 200, res: { data: THINGS, meta: { total_count: 4 } } },
     ];
     const { model } = learnSpecs(specs);
-    expect(model.collections[0]!.query?.rules).toEqual([]);
-    expect(model.replays.map((r) => r.path_and_query)).toEqual(["/api/things?meta=total_count"]);
+    // One unfiltered, unpaged read: every count the value may be is 4, so every reading stays open.
+    expect(model.collections[0]!.query?.rules.map((r) => [r.kind, "fields" in r ? r.fields : null])).toEqual([
+      ["envelope", [{ pointer: "/meta/total_count", of: ["total", "count", "scope_total"] }]],
+    ]);
+    expect(model.collections[0]!.query?.rules.some((r) => r.kind === "ignore")).toBe(false);
+    expect(model.replays.map((r) => r.path_and_query)).toEqual([]);
   });
 });
 

@@ -22,6 +22,7 @@ import { isCredentialHeader } from "../util/credential-name.js";
 import type { CollectionState } from "./collection-state.js";
 import type { FoundCollection } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
+import { confirmEnvelopeParam, findEnvelopeParam, withoutParam } from "./envelope-params.js";
 import { explainCollection } from "./explain.js";
 import type { CursorLeaf } from "./query-cursor.js";
 import { learnQueryDomains, type PageStand } from "./query-domains.js";
@@ -53,6 +54,94 @@ function sameEnvelope(o: Observation, plainKeys: Set<string>): boolean {
 
 type Query = NonNullable<Collection["query"]>;
 
+/**
+ * The collection's query language, with the parameter that adds envelope keys (envelope-params.ts) when the reads
+ * confirm one: its reads are learned from with it taken out, and each of its values becomes an `envelope` rule when
+ * every read of it is explained and every leaf it adds is one of that read's counts. A value some read of it does not
+ * confirm is learned again without its reads (they replay); the others' rules then stand only if re-confirmed.
+ */
+function learnWithEnvelopeParam(
+  st: CollectionState,
+  queries: Map<Observation, QueryRead>,
+  plainKeys: Set<string>,
+  changed: ReadonlySet<string>,
+): ReturnType<typeof chooseOrder> {
+  const c = st.col;
+  const defaultFilter = st.defaultFilter();
+  const ok = c.list.observations.filter((o) => o.status >= 200 && o.status < 300 && o.query.length > 0);
+  const bodyOf = (o: Observation) => (o.response.kind === "json" ? o.response.value : undefined);
+  const param = findEnvelopeParam(
+    ok.map((o) => ({ query: o.query, body: bodyOf(o) })),
+    plainKeys,
+  );
+  const sentValue = (o: Observation): string | undefined => {
+    if (!param) return undefined;
+    const v = o.query.find(([k]) => k === param.name)?.[1];
+    return v !== undefined && param.adds.has(v) ? v : undefined;
+  };
+  const run = (drop: ReadonlySet<string>) => {
+    const reads = c.list.observations
+      .filter((o) => {
+        if (!queries.has(o)) return false;
+        const v = sentValue(o);
+        return v === undefined ? sameEnvelope(o, plainKeys) : !drop.has(v);
+      })
+      .map((o) => {
+        const read = queries.get(o)!;
+        const leaves =
+          sentValue(o) === undefined ? read.leaves : withoutParam(read.leaves, o.query, param!.name);
+        return { obs: o, read: { ...read, leaves, defaultFilter } };
+      });
+    return chooseOrder(st, reads, changed);
+  };
+  if (!param) return run(new Set());
+  const confirm = (learnedNow: ReturnType<typeof chooseOrder>, drop: ReadonlySet<string>) => {
+    const query = { rules: learnedNow.learned.rules, default_filter: defaultFilter };
+    const mine = c.list.observations.filter((o) => queries.has(o) && sentValue(o) !== undefined);
+    const rejected = new Set(drop);
+    for (const o of mine)
+      if (!drop.has(sentValue(o)!) && !learnedNow.learned.explained.has(o)) rejected.add(sentValue(o)!);
+    // A value whose reads the recording showed before any whole list (no state to judge them by) is not confirmed.
+    for (const o of ok) if (sentValue(o) !== undefined && !queries.has(o)) rejected.add(sentValue(o)!);
+    const kept = { ...param, adds: new Map([...param.adds].filter(([v]) => !rejected.has(v))) };
+    const got = confirmEnvelopeParam(
+      kept,
+      mine
+        .filter((o) => !rejected.has(sentValue(o)!))
+        .map((o) => ({
+          value: sentValue(o)!,
+          body: bodyOf(o),
+          leaves: withoutParam(queries.get(o)!.leaves, o.query, param.name),
+          base: queries.get(o)!.base,
+        })),
+      query,
+    );
+    for (const v of got.rejected) rejected.add(v);
+    return { rules: got.rules, rejected };
+  };
+  let learnedNow = run(new Set());
+  let verdict = confirm(learnedNow, new Set());
+  if (verdict.rejected.size > 0) {
+    // Learned again without the reads of the values they did not confirm, which then replay.
+    learnedNow = run(verdict.rejected);
+    const again = confirm(learnedNow, verdict.rejected);
+    if (again.rejected.size > verdict.rejected.size) {
+      learnedNow = run(new Set(param.adds.keys()));
+      verdict = { rules: [], rejected: new Set(param.adds.keys()) };
+    } else verdict = again;
+  }
+  const explained = new Set(
+    [...learnedNow.learned.explained].filter((o) => {
+      const v = sentValue(o);
+      return v === undefined || !verdict.rejected.has(v);
+    }),
+  );
+  return {
+    ...learnedNow,
+    learned: { ...learnedNow.learned, rules: [...learnedNow.learned.rules, ...verdict.rules], explained },
+  };
+}
+
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
   st: CollectionState,
@@ -67,10 +156,7 @@ export function collectionModel(
   const c = st.col;
   const defaultFilter = st.defaultFilter();
   const plainKeys = envelopeKeys(c.list.observations.filter((o) => o.query.length === 0));
-  const reads = c.list.observations
-    .filter((o) => queries.has(o) && sameEnvelope(o, plainKeys))
-    .map((o) => ({ obs: o, read: { ...queries.get(o)!, defaultFilter } }));
-  const { order: pick, learned, also } = chooseOrder(st, reads, changed);
+  const { order: pick, learned, also } = learnWithEnvelopeParam(st, queries, plainKeys, changed);
   const { filters, pagination } = learned;
   const stateServed = new Set<Observation>();
   for (const o of c.list.observations)

@@ -38,6 +38,9 @@ export function countEntities(
   const planned = planQuery(rules, prefixedLeaves(query, prefix), entities.slice(0, 50));
   if ("unlearned" in planned)
     return { unlearned: [...new Set(planned.unlearned.map((l) => query[l.pair]![0]))] };
+  // A value that adds a list envelope's leaves (`meta=total_count`) was never seen on a count read.
+  const adds = planned.plan.envelope ?? [];
+  if (adds.length > 0) return { unlearned: [...new Set(adds.map((a) => query[a.pair]![0]))] };
   const ran = runQueryPlan(planned.plan, entities);
   if ("ambiguous" in ran) return { unlearned: [...new Set(query.map(([k]) => k))] };
   return { n: ran.total };

@@ -264,6 +264,25 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     equals: z.boolean(),
     explain: z.string(),
   }),
+  /**
+   * A parameter whose value adds leaves to the list envelope and changes nothing else (`meta=total_count` answering
+   * `{data, meta: {total_count}}` beside `{data}`): this exact value only. Each leaf (an RFC 6901 pointer into the
+   * answer) with the counts every recorded read of the value confirmed it to be (src/learn/envelope-params.ts):
+   * `total` (the matches before the page), `count` (the entities on the page), `scope_total` (the entities the
+   * plain list of the scope shows). Several: the recording did not decide, and serve answers only where they agree.
+   */
+  z.strictObject({
+    kind: z.literal("envelope"),
+    path: QueryPathSchema,
+    value: z.string(),
+    fields: z.array(
+      z.strictObject({
+        pointer: z.string(),
+        of: z.array(z.enum(["total", "count", "scope_total"])).min(1),
+      }),
+    ),
+    explain: z.string(),
+  }),
   /** A parameter that changed nothing: for these exact values, or any value (`values: null`, a cache-buster). */
   z.strictObject({
     kind: z.literal("ignore"),

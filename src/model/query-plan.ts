@@ -45,6 +45,11 @@ export interface QueryPlan {
   defaultFilter: { field: string; value: unknown }[];
   /** The id of the entity the page starts after (a cursor), or null. */
   after: string | null;
+  /**
+   * Leaves the envelope gains for a parameter value an `envelope` rule names (`meta=total_count`), each with the
+   * counts the recording left it to be (answered only where they agree), and the query pair that asked for it.
+   */
+  envelope?: { pointer: string; of: EnvelopeCount[]; pair: number }[];
   /** The requested sort's rule when no recorded read showed where entities lacking its fields go. */
   sortUnplaced?: boolean;
   /** The requested sort's rule when no recorded read showed how entities equal in its fields are ordered. */
@@ -52,6 +57,8 @@ export interface QueryPlan {
 }
 
 type Query = NonNullable<Collection["query"]>;
+/** What an envelope leaf a parameter adds may count (model-schema.ts `envelope` rule). */
+export type EnvelopeCount = Extract<QueryRule, { kind: "envelope" }>["fields"][number]["of"][number];
 
 const ORDER: QueryRule["kind"][] = [
   "filter",
@@ -192,6 +199,9 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
       const id = decodeCursor(rule.codec, leaf.value);
       return id === null ? null : { kind: "cursor", id };
     }
+    case "envelope":
+      // Read before the other kinds (planQuery): it changes the answer's envelope, never the entities.
+      return null;
     case "word":
       return samePath(rule.path, leaf.path) && leaf.value === rule.value
         ? { kind: "word", field: rule.field, equals: rule.equals }
@@ -228,6 +238,7 @@ export function planQuery(
   const unlearned: QueryLeaf[] = [];
   const exactIgnores = query.rules.filter((r) => r.kind === "ignore" && r.values !== null);
   const words = query.rules.filter((r) => r.kind === "word");
+  const envelopes = query.rules.filter((r) => r.kind === "envelope");
   const anyIgnores = query.rules.filter((r) => r.kind === "ignore" && r.values === null);
   const directionPaths = query.rules.flatMap((r) =>
     r.kind === "sort" && r.direction_path ? [r.direction_path] : [],
@@ -235,6 +246,12 @@ export function planQuery(
   let direction: "asc" | "desc" | null = null;
   let sortPart: Extract<Part, { kind: "sort" }> | null = null;
   for (const leaf of leaves) {
+    // A value confirmed to add envelope leaves (`meta=total_count`), this exact value only.
+    const adds = envelopes.find((r) => samePath(r.path, leaf.path) && leaf.value === r.value);
+    if (adds?.kind === "envelope") {
+      plan.envelope = [...(plan.envelope ?? []), ...adds.fields.map((f) => ({ ...f, pair: leaf.pair }))];
+      continue;
+    }
     // A word confirmed for this exact value (`status_id=open`) selects by its boolean field.
     const word = words.map((r) => partOf(r, leaf, sample)).find((p) => p?.kind === "word");
     if (word?.kind === "word") {
@@ -388,4 +405,39 @@ export function runQueryPlan(
   out = out.slice(plan.offset, end);
   if (plan.projection) out = out.map((e) => project(e, plan.projection!));
   return { rows: out, total, more };
+}
+
+/** The counts an envelope leaf may be (an `envelope` rule's `of`), as one read measures them. */
+export type EnvelopeMeasures = Record<EnvelopeCount, number>;
+
+const COUNT_WORDS: Record<EnvelopeCount, string> = {
+  total: "the matches before the page",
+  count: "the entities on the page",
+  scope_total: "the entities the plain list shows",
+};
+
+/** The words for what an envelope leaf may count (`the matches before the page or …`). */
+export function envelopeCountWords(of: readonly EnvelopeCount[]): string {
+  return of.map((k) => COUNT_WORDS[k]).join(" or ");
+}
+
+/**
+ * The value of each envelope leaf a plan adds, or `ambiguous` when the counts the recording left a leaf to be differ
+ * on this read (the recording never told them apart, and here they answer otherwise).
+ */
+export function envelopeValues(
+  adds: NonNullable<QueryPlan["envelope"]>,
+  measures: EnvelopeMeasures,
+): { values: { pointer: string; value: number }[] } | { ambiguous: string; pair: number } {
+  const values: { pointer: string; value: number }[] = [];
+  for (const f of adds) {
+    const got = new Set(f.of.map((k) => measures[k]));
+    if (got.size > 1)
+      return {
+        ambiguous: `the recording did not tell whether ${f.pointer.slice(1).replaceAll("/", ".")} counts ${envelopeCountWords(f.of)}, and on this read they differ`,
+        pair: f.pair,
+      };
+    values.push({ pointer: f.pointer, value: measures[f.of[0]!] });
+  }
+  return { values };
 }

@@ -16,7 +16,13 @@ import { pageCount } from "../../model/page-count.js";
 import { type CursorCodec, encodeCursor, idText } from "../../model/query-cursor.js";
 import { type DomainVerdict, domainVerdicts, pageVerdict } from "../../model/query-domain.js";
 import { type QueryLeaf, queryLeaves } from "../../model/query-language.js";
-import { planQuery, type QueryPlan, runQueryPlan } from "../../model/query-plan.js";
+import {
+  envelopeValues,
+  planQuery,
+  type QueryPlan,
+  runQueryPlan,
+  shownByDefault,
+} from "../../model/query-plan.js";
 import { withoutPointers } from "../../util/entity-view.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
 import type { CollectionState } from "./collection-state.js";
@@ -184,8 +190,26 @@ export function queryRead(
     const more = end !== undefined && end < list.size;
     const past = domains.length > 0 ? pageVerdict(domains, leaves, plan.offset, list.size) : null;
     if (past) return refusedOrOpen([past], [], query, rule);
-    if (!("ambiguous" in page))
-      return listAnswer(c, page.rows, list.size, rule, query, plan.limit, path, more, plan.offset);
+    if (!("ambiguous" in page)) {
+      const adds = addedLeaves(plan, query, {
+        total: list.size,
+        count: page.rows.length,
+        scope_total: list.size,
+      });
+      if ("unlearned" in adds) return adds;
+      return listAnswer(
+        c,
+        page.rows,
+        list.size,
+        rule,
+        query,
+        plan.limit,
+        path,
+        more,
+        plan.offset,
+        adds.values,
+      );
+    }
   }
   rows ??= [...list.values()];
   const ran = runQueryPlan(plan, rows, c.id_field);
@@ -196,7 +220,38 @@ export function queryRead(
     };
   const past = domains.length > 0 ? pageVerdict(domains, leaves, plan.offset, ran.total) : null;
   if (past) return refusedOrOpen([past], [], query, rule);
-  return listAnswer(c, ran.rows, ran.total, rule, query, plan.limit, path, ran.more, plan.offset);
+  const adds = addedLeaves(plan, query, () => ({
+    total: ran.total,
+    count: ran.rows.length,
+    scope_total: shownByDefault(plan.defaultFilter, rows).length,
+  }));
+  if ("unlearned" in adds) return adds;
+  return listAnswer(
+    c,
+    ran.rows,
+    ran.total,
+    rule,
+    query,
+    plan.limit,
+    path,
+    ran.more,
+    plan.offset,
+    adds.values,
+  );
+}
+
+/**
+ * The envelope leaves a parameter value adds (`meta=total_count`: an `envelope` rule), from the read's counts; the
+ * parameter is unlearned, with why, when the counts the recording left a leaf to be differ on this read.
+ */
+function addedLeaves(
+  plan: QueryPlan,
+  query: [string, string][],
+  measures: Parameters<typeof envelopeValues>[1] | (() => Parameters<typeof envelopeValues>[1]),
+): { values: { pointer: string; value: number }[] } | { unlearned: string[]; why: string } {
+  if (!plan.envelope || plan.envelope.length === 0) return { values: [] };
+  const got = envelopeValues(plan.envelope, typeof measures === "function" ? measures() : measures);
+  return "ambiguous" in got ? { unlearned: [query[got.pair]![0]], why: got.ambiguous } : got;
 }
 
 /**
@@ -350,6 +405,8 @@ function listAnswer(
   more = false,
   /** Where the page starts among the matches (for page-position leaves). */
   offset = 0,
+  /** Leaves a parameter value adds to the envelope (`meta.total_count`), set last. */
+  added: { pointer: string; value: number }[] = [],
 ): TwinResponse {
   // The list's own view of an entity (fields it leaves out, fields it shows as null), without what only writes show.
   const shownRows = rows.map((e) => (c.list_view ? listedView(c, shown(c, e)) : shown(c, e)));
@@ -389,6 +446,7 @@ function listAnswer(
       }
     };
     for (const f of c.envelope_fields ?? []) setPointer(env, f.pointer, envelopeLeaf(f));
+    for (const a of added) setPointer(env, a.pointer, a.value);
     value = env;
   }
   // Totals the app's list answers carry in headers, in step with the state.
