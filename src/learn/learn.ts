@@ -36,7 +36,7 @@ import { inferItemRoutes } from "./inferred-routes.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
-import { buildReplays, collectionModel } from "./read-model.js";
+import { buildReplays, collectionModel, pageSizeParams } from "./read-model.js";
 import {
   learnBodyRefusals,
   learnCredentialRefusals,
@@ -372,6 +372,25 @@ function lastTime(evidence: Evidence): number | null {
   return last;
 }
 
+/**
+ * The walk again, once the first one's rules confirmed a page-size parameter of a collection answering with cursors
+ * (`pageSizeParams`): its reads setting only a page size, and cursor chains from them, are then whole lists. Kept
+ * only when the second walk's rules confirm those parameters still; else the first walk stands.
+ */
+function walkAgainWithPageSizes(
+  ordered: Observation[],
+  found: FoundCollection[],
+  targets: Map<string, WriteTarget>,
+  first: WalkResult,
+): WalkResult {
+  const sizes = pageSizeParams(first.states.values(), first.queries, first.refusedQueries);
+  if (sizes.size === 0) return first;
+  const second = walkState(ordered, found, targets, sizes);
+  const again = pageSizeParams(second.states.values(), second.queries, second.refusedQueries);
+  const kept = [...sizes].every(([c, names]) => [...names].every((n) => again.get(c)?.has(n)));
+  return kept ? second : first;
+}
+
 /** Learns the model and seed state from one (merged) evidence. */
 export function learn(
   evidence: Evidence,
@@ -387,7 +406,7 @@ export function learn(
   const found = findCollections(groups, warnings);
   const targets = findWriteTargets(groups, found);
   const ordered = timeOrder(observations);
-  const walk = walkState(ordered, found, targets);
+  const walk = walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets));
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
   const signIns = new Map<EndpointGroup, SignInKey>(
     groups.filter((g) => !targets.has(g.key) && isSignIn(g)).map((g) => [g, signInKey(g)]),

@@ -66,3 +66,63 @@ describe("cursor pagination by hypothesis", () => {
     expect(decodeCursor(c, "eyJpZCI6N30=")).toBeNull();
   });
 });
+
+describe("a cursor chain followed to its end is the whole list of its moment", () => {
+  const next = (id: number) => Buffer.from(JSON.stringify({ id })).toString("base64url");
+  const items = (query: string, ids: number[], more: boolean): RecordSpec => ({
+    path: `/api/things${query}`,
+    status: 200,
+    res: { items: ids.map((i) => T[i - 1]), next_cursor: more ? next(ids.at(-1)!) : null },
+  });
+  // The app cuts every plain list at 2: no single read lists everything.
+  const chain = [
+    items("", [1, 2], true),
+    items(`?cursor=${next(2)}`, [3, 4], true),
+    items(`?cursor=${next(4)}`, [5], false),
+  ];
+  const queries = [items("?limit=3", [1, 2, 3], true), items(`?limit=3&cursor=${next(3)}`, [4, 5], false)];
+  const get = (query: [string, string][]) => ({
+    method: "GET",
+    path: "/api/things",
+    query,
+    headers: {},
+    body: null,
+  });
+
+  it("judges the query reads after it against it: page size and cursor learned, served from state", () => {
+    const { model, seed } = learnSpecs([...chain, ...queries]);
+    const c = model.collections[0]!;
+    expect(c.default_limit).toBe(2);
+    expect(c.query?.rules.map((r) => r.kind).sort()).toEqual(["cursor", "limit"]);
+    const ep = createEpisode(model, seed, { episodeId: "k" });
+    const r = handleRequest(model, ep, get([["limit", "4"]]));
+    expect([r.served_by, r.body]).toEqual([
+      "state",
+      { kind: "json", value: { items: T.slice(0, 4), next_cursor: next(4) } },
+    ]);
+  });
+
+  it("is no whole list when a write comes between its pages (the later pages may show its effect)", () => {
+    const write: RecordSpec = {
+      method: "POST",
+      path: "/api/things",
+      req: { title: "T6" },
+      status: 201,
+      res: { id: 6, title: "T6" },
+    };
+    const { model } = learnSpecs([chain[0]!, chain[1]!, write, chain[2]!, ...queries]);
+    expect(model.collections[0]!.query?.rules ?? []).toEqual([]);
+    expect(model.replays.map((r) => r.path_and_query)).toContain("/api/things?limit=3");
+  });
+
+  it("takes a read setting only a confirmed page size, whose answer says nothing follows, for the whole list", () => {
+    const del: RecordSpec = { method: "DELETE", path: "/api/things/3", status: 204 };
+    const after = items("?limit=10", [1, 2, 4, 5], false);
+    const { model } = learnSpecs([...chain, ...queries, del, after]);
+    expect(model.write_rules.map((w) => w.tool_name)).toContain("delete_things_by_id");
+    // Refused: a parameter that is no confirmed page size (view=compact) may select; the delete stays unconfirmed.
+    const other = items("?view=compact&limit=10", [1, 2, 4, 5], false);
+    const refused = learnSpecs([...chain, ...queries, del, other]).model;
+    expect(refused.write_rules.map((w) => w.tool_name)).not.toContain("delete_things_by_id");
+  });
+});

@@ -104,3 +104,11 @@ export function saysMore(leaf: CursorLeaf, body: unknown): boolean {
   if (leaf.hasNext !== null) return m.get(leaf.hasNext) === true;
   return leaf.style === "next" && typeof m.get(leaf.pointer) === "string";
 }
+
+/** The cursor a list answer gives (its cursor leaf's text), or null when it gives none. */
+export function cursorValue(leaf: CursorLeaf, body: unknown): string | null {
+  const m = new Map<string, unknown>();
+  scalarLeaves(body, "", 0, "", m);
+  const v = m.get(leaf.pointer);
+  return typeof v === "string" ? v : null;
+}

@@ -255,6 +255,26 @@ export function collectionModel(
   return { collection: { ...partial, explain: explainCollection(partial) }, stateServed };
 }
 
+/**
+ * Per collection answering with cursors, the one-name parameters its query rules confirm as a page size (`limit`):
+ * a read setting only those lists every entity up to that size, so a second walk takes one whose answer says
+ * nothing follows, or a cursor chain from it followed to its end, for the whole list of its moment (state-walk.ts).
+ */
+export function pageSizeParams(
+  states: Iterable<CollectionState>,
+  queries: Map<Observation, QueryRead>,
+  refusedQueries: ReadonlyMap<Observation, Entity[] | null>,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const st of states) {
+    if (!st.col.cursor) continue;
+    const rules = collectionModel(st, queries, refusedQueries).collection.query?.rules ?? [];
+    const names = rules.flatMap((r) => (r.kind === "limit" && r.path.length === 1 ? [r.path[0]!] : []));
+    if (names.length > 0) out.set(st.col.name, new Set(names));
+  }
+  return out;
+}
+
 /** Where a read's page starts against its matches under the learned rules (null: no page, or no plan). */
 function pageStand(query: Query, leaves: QueryLeaf[], base: Entity[] | null): PageStand {
   if (base === null) return null;

@@ -14,7 +14,7 @@ import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
 import { type EmbedSource, type FoundEmbed, findEmbeds } from "./embedded-reads.js";
 import type { Observation } from "./endpoint-index.js";
-import { saysMore } from "./query-cursor.js";
+import { cursorValue, saysMore } from "./query-cursor.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, sentFields, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
@@ -239,11 +239,22 @@ class Walk {
   readonly refused = new Map<Observation, RefusedWrite>();
   /** Endpoints with both a success and a refusal (4xx): only their writes keep the state they met. */
   private readonly refusing = new Set<string>();
+  /**
+   * Cursor chains being followed, by collection and scope: a plain list the app cut (it said more follows), then
+   * each read whose only parameter is the cursor the last page gave, the pages' entities in turn. A chain followed
+   * until a page says nothing follows, with no write between, is the whole list of that moment.
+   */
+  private readonly chains = new Map<
+    string,
+    { entities: Entity[]; cursor: string; start: [string, string][] }
+  >();
 
   constructor(
     collections: FoundCollection[],
     private readonly targets: Map<string, WriteTarget>,
     ordered: Observation[],
+    /** Per collection, the parameters a first walk's rules confirmed as a page size only (`limit`): see `pageSized`. */
+    private readonly pageSizes: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
   ) {
     const [good, bad] = [new Set<string>(), new Set<string>()];
     for (const o of ordered)
@@ -273,6 +284,8 @@ class Walk {
       ((!listState && !itemState) || o.query.length > 0)
     )
       this.embeds.set(o, findEmbeds(body, this.embedSources(), o.query.length > 0));
+    // A write may change what a cursor chain's later pages hold: no chain is whole across one.
+    if (o.method !== "GET" && (ok(o) || isRedirect(o.status))) this.chains.clear();
     if (listState && ok(o) && body !== undefined) this.readList(listState, o, body);
     else if (listState && o.query.length > 0 && o.status >= 400 && o.status < 500)
       this.refusedQueries.set(o, this.scopeNow(listState, o));
@@ -400,18 +413,97 @@ class Walk {
     const scope = raw === undefined ? "" : st.scopeValue(raw);
     // A plain list the app cut at its default page size (it says more follows) is no full list.
     const cut = col.cursor !== undefined && saysMore(col.cursor, body);
+    const chainKey = `${col.name}\u0000${scope}`;
     if (o.query.length === 0 && !cut) {
-      if (scope === "") this.judgeReplaceAll(st, got.entities, o);
-      this.identifyCreate(st, scope, got.entities, o);
-      this.unseenCreates(st, scope, got.entities, o);
-      const gone = st.applyFullList(scope, got.entities);
-      for (const id of gone) this.sighting(st, id, null, o);
-      for (const e of got.entities) {
-        const id = st.idOf(e);
-        if (id !== null) this.sighting(st, id, e, o);
+      this.chains.delete(chainKey);
+      this.fullList(st, scope, got.entities, o);
+      return;
+    }
+    // A read that only sets a page size (as a first walk's rules confirmed) lists every entity, page by page.
+    const sized = o.query.length > 0 && this.pageSized(col, o.query);
+    if (o.query.length === 0 || sized) {
+      this.queryList(st, scope, o, body, got.entities);
+      if (sized && !cut) {
+        this.chains.delete(chainKey);
+        this.fullList(st, scope, got.entities, o);
+        return;
+      }
+      // The first page of a chain a client may follow to its end (`cursorValue`: the cursor it gave).
+      const cursor = cursorValue(col.cursor!, body);
+      if (cursor === null) this.chains.delete(chainKey);
+      else this.chains.set(chainKey, { entities: [...got.entities], cursor, start: o.query });
+      return;
+    }
+    const chain = this.chains.get(chainKey);
+    if (chain && this.nextInChain(o.query, chain)) {
+      // Judged first against the state before the chain (its own pages are no evidence of what a cursor means).
+      this.queryList(st, scope, o, body, got.entities);
+      const all = [...chain.entities, ...got.entities];
+      const ids = all.map((e) => st.idOf(e));
+      const next = saysMore(col.cursor!, body) ? cursorValue(col.cursor!, body) : null;
+      if (ids.some((id) => id === null) || new Set(ids).size !== ids.length) this.chains.delete(chainKey);
+      else if (next !== null) this.chains.set(chainKey, { ...chain, entities: all, cursor: next });
+      else {
+        this.chains.delete(chainKey);
+        this.fullList(st, scope, all, o);
       }
       return;
     }
+    this.queryList(st, scope, o, body, got.entities);
+  }
+
+  /**
+   * True when every parameter of the query is one a first walk's rules confirmed as a page size, and the collection
+   * answers with cursors (a cut page then says so): the read lists every entity up to that size.
+   */
+  private pageSized(col: FoundCollection, query: [string, string][]): boolean {
+    const names = this.pageSizes.get(col.name);
+    return (
+      col.cursor !== undefined &&
+      names !== undefined &&
+      query.every(([k, v]) => names.has(k) && /^[1-9]\d*$/.test(v)) &&
+      new Set(query.map(([k]) => k)).size === query.length
+    );
+  }
+
+  /** True when the read is the chain's next page: its first read's parameters and the cursor the last page gave. */
+  private nextInChain(
+    query: [string, string][],
+    chain: { cursor: string; start: [string, string][] },
+  ): boolean {
+    if (query.length !== chain.start.length + 1) return false;
+    const rest = [...query];
+    for (const [k, v] of chain.start) {
+      const at = rest.findIndex(([a, b]) => a === k && b === v);
+      if (at < 0) return false;
+      rest.splice(at, 1);
+    }
+    return rest[0]![1] === chain.cursor;
+  }
+
+  /** A full list of a scope (a plain read, or a cursor chain followed to its end): the scope's state is now it. */
+  private fullList(st: CollectionState, scope: string, entities: Entity[], o: Observation): void {
+    if (scope === "") this.judgeReplaceAll(st, entities, o);
+    this.identifyCreate(st, scope, entities, o);
+    this.unseenCreates(st, scope, entities, o);
+    const gone = st.applyFullList(scope, entities);
+    for (const id of gone) this.sighting(st, id, null, o);
+    for (const e of entities) {
+      const id = st.idOf(e);
+      if (id !== null) this.sighting(st, id, e, o);
+    }
+  }
+
+  /** A query read of a scope: judged against the scope's state when the recording listed it whole before. */
+  private queryList(
+    st: CollectionState,
+    scope: string,
+    o: Observation,
+    body: unknown,
+    entities: Entity[],
+  ): void {
+    const col = st.col;
+    const got = { entities };
     const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
     const total =
       totalKey && isObject(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
@@ -641,8 +733,10 @@ export function walkState(
   ordered: Observation[],
   collections: FoundCollection[],
   targets: Map<string, WriteTarget>,
+  /** Per collection, the parameters confirmed as a page size only (a second walk: see `Walk.pageSized`). */
+  pageSizes: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
 ): WalkResult {
-  const walk = new Walk(collections, targets, ordered);
+  const walk = new Walk(collections, targets, ordered, pageSizes);
   for (const o of ordered) walk.observe(o);
   return {
     states: walk.states,
