@@ -115,7 +115,9 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
         ? "the entity"
         : rule.response.kind === "wrapped"
           ? `the entity under "${rule.response.key}"`
-          : "a fixed body with entity fields";
+          : rule.response.kind === "rows"
+            ? "the entity alone in an array"
+            : "a fixed body with entity fields";
   const redirect = rule.location === undefined ? "" : `, redirecting to ${rule.location}`;
   const upsert =
     rule.created_status === undefined
@@ -123,6 +125,11 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
       : ` (or creates it, answering ${rule.created_status}, when the path names none)`;
   if (rule.replace_all)
     return `${method} ${template} replaces every ${singular(rule.collection)} with the entities of the request's array, in its order, and answers ${rule.status} with ${rule.response.kind === "empty" ? "no body" : "that array"}.`;
+  if (rule.by_query) {
+    const listed = rule.response.kind === "empty" ? "no body" : "those entities in list order";
+    const did = rule.kind === "delete" ? "deletes" : rule.kind === "replace" ? "replaces" : "updates";
+    return `${method} ${template} ${did} each ${singular(rule.collection)} its query's filters select (as the reads' query rules do; anything but filters, or a query selecting none, is an explained miss), and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;
+  }
   if (rule.batch) {
     const listed = answer.replace("the entity", "the updated entities in key order");
     return `${method} ${template} updates each ${singular(rule.collection)} whose id the request's "${rule.batch.keys}" lists, from its "${rule.batch.data}", and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;

@@ -17,6 +17,7 @@ import {
   type Withheld,
   type WriteRule,
 } from "../model/model-schema.js";
+import { queryTargets } from "../model/query-targets.js";
 import { appendTo } from "../util/append-to.js";
 import { acknowledge } from "./acknowledged.js";
 import { type LearnWarning, selectApiRecords } from "./api-records.js";
@@ -364,6 +365,33 @@ function singletonEndpoints(endpoints: Endpoint[], singletons: LearnedSingleton[
   return byTool.size === 0 ? endpoints : endpoints.map((e) => byTool.get(e.tool_name)?.(e) ?? e);
 }
 
+/**
+ * The walk, taken once more when some write names its entities by a query (`PATCH /articles?id=eq.3`): the walk
+ * before (with the page sizes it kept) learns each collection's query rules from its reads (writes change no read
+ * of the walk's state), the last selects each such write's entities by those rules, so its read-back judges them
+ * entity by entity.
+ */
+function walkWithQueryWrites(
+  ordered: Observation[],
+  found: FoundCollection[],
+  targets: Map<string, WriteTarget>,
+  walked: { walk: WalkResult; sizes: ReadonlyMap<string, ReadonlySet<string>> },
+): WalkResult {
+  const first = walked.walk;
+  const byQuery = new Set([...targets.values()].flatMap((t) => (t.filter ? [t.collection.name] : [])));
+  if (byQuery.size === 0) return first;
+  const rules = new Map<string, Collection["query"]>();
+  for (const name of byQuery) {
+    const st = first.states.get(name);
+    if (st) rules.set(name, collectionModel(st, first.queries, first.refusedQueries).collection.query);
+  }
+  return walkState(ordered, found, targets, walked.sizes, (col, rows, query) => {
+    const got = queryTargets(rules.get(col.name), rows, query, col.idField);
+    if ("why" in got) return got;
+    return { ids: got.rows.map((e) => String(e[col.idField])) };
+  });
+}
+
 /** The end of the last timed record (start + duration), where the episode clock starts; null when untimed. */
 function lastTime(evidence: Evidence): number | null {
   let last: number | null = null;
@@ -382,13 +410,14 @@ function walkAgainWithPageSizes(
   found: FoundCollection[],
   targets: Map<string, WriteTarget>,
   first: WalkResult,
-): WalkResult {
+): { walk: WalkResult; sizes: ReadonlyMap<string, ReadonlySet<string>> } {
+  const none = { walk: first, sizes: new Map<string, ReadonlySet<string>>() };
   const sizes = pageSizeParams(first.states.values(), first.queries, first.refusedQueries);
-  if (sizes.size === 0) return first;
+  if (sizes.size === 0) return none;
   const second = walkState(ordered, found, targets, sizes);
   const again = pageSizeParams(second.states.values(), second.queries, second.refusedQueries);
   const kept = [...sizes].every(([c, names]) => [...names].every((n) => again.get(c)?.has(n)));
-  return kept ? second : first;
+  return kept ? { walk: second, sizes } : none;
 }
 
 /** Learns the model and seed state from one (merged) evidence. */
@@ -406,7 +435,12 @@ export function learn(
   const found = findCollections(groups, warnings);
   const targets = findWriteTargets(groups, found);
   const ordered = timeOrder(observations);
-  const walk = walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets));
+  const walk = walkWithQueryWrites(
+    ordered,
+    found,
+    targets,
+    walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets)),
+  );
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
   const signIns = new Map<EndpointGroup, SignInKey>(
     groups.filter((g) => !targets.has(g.key) && isSignIn(g)).map((g) => [g, signInKey(g)]),

@@ -17,6 +17,17 @@ describe("learnResponse", () => {
     });
   });
 
+  it("answers the entity alone in an array (`[row]`), never an array of another length", () => {
+    expect(learnResponse([{ body: [entity], entity }])).toEqual({ ok: true, response: { kind: "rows" } });
+    expect(learnResponse([{ body: [{ id: 2, title: "B" }], entity }])).toEqual({
+      ok: true,
+      response: { kind: "rows", omit: ["/meta", "/secret"] },
+    });
+    // Two rows for one written entity, or a row of another entity: no rule explains them.
+    expect(learnResponse([{ body: [entity, entity], entity }]).ok).toBe(false);
+    expect(learnResponse([{ body: [{ ...entity, id: 3 }], entity }]).ok).toBe(false);
+  });
+
   it("answers the entity under one key, alone or beside fixed siblings", () => {
     expect(learnResponse([{ body: { data: entity }, entity }])).toEqual({
       ok: true,

@@ -1,8 +1,8 @@
 /**
  * Learns what a served write answers with, from every confirmed
  * observation: nothing, a view of the entity (all of it, or without what the
- * answer never shows: a create answering only `{id}`), the entity under one
- * key with fixed siblings (`{deleted: true, previous: {...}}`, `{data: {...},
+ * answer never shows: a create answering only `{id}`), the entity alone in an
+ * array (`[row]`), the entity under one key with fixed siblings (`{deleted: true, previous: {...}}`, `{data: {...},
  * meta}`), or a template of constants and entity fields (`{deleted: true,
  * id}`). An answer field that is none of these makes the write withheld as
  * `unexplained_field`.
@@ -72,11 +72,24 @@ function keyedView(cases: AnswerCase[]): WriteResponse | null {
   return null;
 }
 
+/** True for an array holding exactly one object (the one row a write answers with). */
+export function oneRow(body: unknown): body is [Entity] {
+  return Array.isArray(body) && body.length === 1 && isObject(body[0]);
+}
+
 /** The response rule, or the answer field no rule explains. */
 export function learnResponse(
   cases: AnswerCase[],
 ): { ok: true; response: WriteResponse } | { ok: false; field: string; token?: TokenShape } {
   if (cases.every((c) => c.body === undefined)) return { ok: true, response: { kind: "empty" } };
+  // A database over HTTP answers the row it wrote in an array (`[row]`): a view of the entity, one element each time.
+  if (cases.every((c) => oneRow(c.body))) {
+    const rows = commonView(
+      cases.map((c) => (c.body as unknown[])[0]),
+      cases.map((c) => c.entity),
+    );
+    if (rows !== null) return { ok: true, response: { kind: "rows", ...withOmit(rows) } };
+  }
   const omit = commonView(
     cases.map((c) => c.body),
     cases.map((c) => c.entity),

@@ -18,6 +18,7 @@ import { cursorValue, saysMore } from "./query-cursor.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, sentFields, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
+import { oneRow } from "./response-shape.js";
 import { embeddedChildren } from "./tree-collection.js";
 import { isObject } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
@@ -59,6 +60,36 @@ export interface WriteObservation {
   /** For `disagrees` on a field no later write set: the record index of that read-back. */
   mismatchAt?: number;
   expect: Map<string, { value: unknown; loose: boolean }>;
+  /**
+   * For a write by query whose entities the walk could not tell: its scope was never listed whole before it
+   * (`unlisted`), or the reads' confirmed rules do not select by its query (`unlearned`, with why). Absent otherwise.
+   */
+  unresolved?: { why: "unlisted" | "unlearned" | "not_a_filter" | "ambiguous"; detail?: string };
+  /** For a write by query that disagrees: an entity its query did not select that the list after it showed changed. */
+  bystander?: string;
+}
+
+/**
+ * The ids of the entities a write by query selects among its scope's (in list order), or why the walk cannot tell;
+ * given by learning once the collection's query rules are learned (learn.ts), absent in the first pass.
+ */
+export type QueryResolver = (
+  col: FoundCollection,
+  rows: Entity[],
+  query: [string, string][],
+) => { ids: string[] } | { why: "unlearned" | "not_a_filter" | "ambiguous"; detail: string };
+
+/** A write by query waiting for its scope's next full list: the entities it did not select must show unchanged. */
+interface BystanderCheck {
+  obs: Observation;
+  /** The walk's writes of that one request (one per selected entity, or one marker when it selected none). */
+  ws: WriteObservation[];
+  /** The scope's entities it did not select, as they were before it. */
+  untouched: Map<string, Entity>;
+  /** The fields its body sets (none for a delete: a bystander must only stay). */
+  fields: string[];
+  /** How many writes the walk had noted before it: a later write to a bystander excuses its change. */
+  since: number;
 }
 
 /** A refused write of a collection (4xx) and the state it met: its entity (item writes), its scope (creates). */
@@ -230,6 +261,8 @@ class Walk {
   private readonly namedCreates = new Map<string, WriteObservation[]>();
   /** Creates whose answer named no entity (a redirect, an empty 201), by collection and scope: the next full list tells. */
   private readonly anonymous = new Map<string, WriteObservation[]>();
+  /** Writes by query waiting for the next full list of their scope, by collection and scope. */
+  private readonly bystanders = new Map<string, BystanderCheck[]>();
   readonly writes: WriteObservation[] = [];
   readonly queries = new Map<Observation, QueryRead>();
   readonly countReads = new Map<Observation, Map<string, Entity[]>>();
@@ -255,6 +288,7 @@ class Walk {
     ordered: Observation[],
     /** Per collection, the parameters a first walk's rules confirmed as a page size only (`limit`): see `pageSized`. */
     private readonly pageSizes: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+    private readonly resolve: QueryResolver | null = null,
   ) {
     const [good, bad] = [new Set<string>(), new Set<string>()];
     for (const o of ordered)
@@ -492,6 +526,7 @@ class Walk {
       const id = st.idOf(e);
       if (id !== null) this.sighting(st, id, e, o);
     }
+    this.checkBystanders(st, scope, entities, o);
   }
 
   /** A query read of a scope: judged against the scope's state when the recording listed it whole before. */
@@ -637,6 +672,121 @@ class Walk {
     }
   }
 
+  /**
+   * A write by query: one write per entity its query selects among the scope's (the entity's read-back judges each,
+   * as for a batch), and a check that the next full list shows every other entity of the scope unchanged. Without
+   * a resolver (the first pass), a scope never listed whole, or a query the reads' rules do not select by, it is
+   * one unresolved write that confirms nothing.
+   */
+  private queryWrite(o: Observation, body: unknown, target: WriteTarget): void {
+    const st = this.states.get(target.collection.name)!;
+    const raw = st.col.parent ? o.pathParams[st.col.parent.param] : undefined;
+    const scope = raw === undefined ? "" : st.scopeValue(raw);
+    const rows = st.listedScopes.has(scope) ? st.list(scope) : null;
+    const found =
+      rows === null
+        ? { why: "unlisted" as const }
+        : this.resolve
+          ? this.resolve(st.col, rows, o.query)
+          : { why: "unlearned" as const, detail: "its query rules are not learned yet" };
+    const note = (id: string | null, answered: Entity | null): WriteObservation => ({
+      obs: o,
+      target,
+      id,
+      pre: id === null ? null : before(st, id),
+      answered,
+      maxIntBefore: st.maxInt,
+      maxPresentBefore: null,
+      otherMaxBefore: null,
+      refs: new Map(),
+      scopeMaxBefore: null,
+      idSeenBefore: id !== null && st.everSeen.has(id),
+      result: "unconfirmed",
+      readBack: null,
+      mismatch: null,
+      expect:
+        id === null || target.kind === "delete"
+          ? new Map()
+          : writeExpectations(o, answered, st.col.itemEnvelope, st.col.listView?.nulls),
+    });
+    if ("why" in found) {
+      const w = note(null, null);
+      w.unresolved =
+        found.why === "unlisted" ? { why: "unlisted" } : { why: found.why, detail: found.detail };
+      this.writes.push(w);
+      return;
+    }
+    const answer = Array.isArray(body) ? body.filter(isObject) : [];
+    const since = this.writes.length;
+    const ws: WriteObservation[] = [];
+    for (const id of found.ids) {
+      const answered = answer.find((e) => st.idOf(e) === id) ?? null;
+      const w = note(id, answered);
+      if (answered && target.kind !== "delete") {
+        st.lastKnown.set(id, answered);
+        st.lastAnswer.set(id, answered);
+      }
+      ws.push(w);
+      this.writes.push(w);
+      this.wait(st, id, w);
+    }
+    // Selecting nothing is an observation too: the list after it must show nothing changed.
+    if (ws.length === 0) {
+      const w = note(null, null);
+      ws.push(w);
+      this.writes.push(w);
+    }
+    const selected = new Set(found.ids);
+    const untouched = new Map<string, Entity>();
+    for (const e of rows!) {
+      const id = st.idOf(e);
+      // An entity another write still waits on may change for that write's sake: it proves nothing of this one.
+      if (id !== null && !selected.has(id) && !this.pending.has(`${st.col.name}\u0000${id}`))
+        untouched.set(id, e);
+    }
+    const sent = o.request.kind === "json" && isObject(o.request.value) ? o.request.value : {};
+    const fields = target.kind === "delete" ? [] : Object.keys(sentFields(sent, st.col.itemEnvelope));
+    appendTo(this.bystanders, `${st.col.name}\u0000${scope}`, { obs: o, ws, untouched, fields, since });
+  }
+
+  /**
+   * Judges the writes by query waiting for this full list of their scope: each entity they did not select must be
+   * listed, holding what it held before in every field they set, unless a later write touched it; else the write
+   * disagrees (it wrote more than its query selects by the reads' rules).
+   */
+  private checkBystanders(st: CollectionState, scope: string, listed: Entity[], read: Observation): void {
+    const key = `${st.col.name}\u0000${scope}`;
+    const waiting = this.bystanders.get(key);
+    if (!waiting) return;
+    const ready = waiting.filter((c) => readsAfter(c.obs, read));
+    const later = waiting.filter((c) => !readsAfter(c.obs, read));
+    if (later.length > 0) this.bystanders.set(key, later);
+    else this.bystanders.delete(key);
+    const shown = new Map(listed.map((e) => [st.idOf(e), e]));
+    for (const c of ready) {
+      const touched = new Set(
+        this.writes
+          .slice(c.since)
+          .flatMap((w) => (w.obs !== c.obs && w.target.collection === st.col ? [w.id] : [])),
+      );
+      const changed = [...c.untouched].find(([id, pre]) => {
+        if (touched.has(id)) return false;
+        const now = shown.get(id);
+        return (
+          now === undefined ||
+          c.fields.some((k) => Object.hasOwn(pre, k) && JSON.stringify(pre[k]) !== JSON.stringify(now[k]))
+        );
+      });
+      if (!changed) continue;
+      for (const w of c.ws) {
+        w.result = "disagrees";
+        w.mismatch = st.col.idField;
+        w.mismatchAt = read.index;
+        w.bystander = changed[0];
+      }
+    }
+  }
+
   /** A write of the whole collection: it waits for the next full list. */
   private replaceAllWrite(o: Observation, target: WriteTarget): void {
     const st = this.states.get(target.collection.name)!;
@@ -673,8 +823,14 @@ class Walk {
       this.replaceAllWrite(o, target);
       return;
     }
+    if (target.filter) {
+      this.queryWrite(o, body, target);
+      return;
+    }
     const st = this.states.get(target.collection.name)!;
-    const shown = isObject(body) ? (itemEntity(body, st.col.itemEnvelope) ?? body) : null;
+    // An answer of one row in an array (`[row]`, a database over HTTP) shows that row, as the bare row would.
+    const one = oneRow(body) ? body[0] : body;
+    const shown = isObject(one) ? (itemEntity(one, st.col.itemEnvelope) ?? one) : null;
     const answered = shown && withScope(st, o, shown);
     // A create answered with a redirect (post-redirect-get), or with no entity (`201` and a Location), names its
     // entity in the Location, if anywhere.
@@ -735,8 +891,9 @@ export function walkState(
   targets: Map<string, WriteTarget>,
   /** Per collection, the parameters confirmed as a page size only (a second walk: see `Walk.pageSized`). */
   pageSizes: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+  resolve: QueryResolver | null = null,
 ): WalkResult {
-  const walk = new Walk(collections, targets, ordered, pageSizes);
+  const walk = new Walk(collections, targets, ordered, pageSizes, resolve);
   for (const o of ordered) walk.observe(o);
   return {
     states: walk.states,

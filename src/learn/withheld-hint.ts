@@ -34,25 +34,42 @@ export interface HintContext {
   around?: boolean;
   /** Every unconfirmed write was a create a full list after it did not show: the first one's id and that list's record. */
   unseen?: { id: string; at: number };
+  /**
+   * Every write named its entities by a query the walk could not resolve (the first one's record): no full list of
+   * its scope before it (`unlisted`), a query the reads' rules do not select by (`unlearned`), one holding more than
+   * filters (`not_a_filter`) or one the rules read two ways (`ambiguous`), with why.
+   */
+  byQuery?: { why: "unlisted" | "unlearned" | "not_a_filter" | "ambiguous"; detail?: string; at: number };
+  /** For `read_back_disagrees` of a write by query: an entity it did not select that the list after it showed changed. */
+  bystander?: string;
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
 export function withheld(reason: WithheldReason, c: HintContext): Withheld {
   const w = `${c.method} ${c.template}`;
   const read = c.readBack ?? "read of what it changes";
+  const q = c.byQuery;
   const hints: Record<WithheldReason, () => string> = {
     not_read_back: () =>
-      c.unseen
-        ? `The full ${read} after ${w} (records[${c.unseen.at}]) does not show the entity it created (id ${c.unseen.id}): the recording shows the app not keeping it, and a twin that kept it would answer otherwise, so no recording can close this gap: the write stays withheld`
-        : c.around
-          ? `No ${w} in the recording has a ${read} just before it and just after it with no other write in between, so what it changed is not shown; record ${read}, then ${w}, then ${read} again`
-          : c.anonymous
-            ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
-            : `Record a ${read} after ${w} to confirm its effect`,
+      q
+        ? q.why === "unlisted"
+          ? `${w} (records[${q.at}]) names the entities it writes by its query, and no full ${read} before it showed the entities that query selects among; record a full ${read}, then ${w}, then ${read} again`
+          : q.why === "unlearned"
+            ? `${w} (records[${q.at}]) names the entities it writes by a query the reads do not select by (${q.detail}); record a ${read} with the same filter, so its answer shows what the filter selects, and rebuild`
+            : `${w} (records[${q.at}]) names the entities it writes by a query the twin cannot apply to a write (${q.detail}); the twin writes only the entities a query's filters select, so no recording can close this gap: the write stays withheld`
+        : c.unseen
+          ? `The full ${read} after ${w} (records[${c.unseen.at}]) does not show the entity it created (id ${c.unseen.id}): the recording shows the app not keeping it, and a twin that kept it would answer otherwise, so no recording can close this gap: the write stays withheld`
+          : c.around
+            ? `No ${w} in the recording has a ${read} just before it and just after it with no other write in between, so what it changed is not shown; record ${read}, then ${w}, then ${read} again`
+            : c.anonymous
+              ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
+              : `Record a ${read} after ${w} to confirm its effect`,
     read_back_disagrees: () =>
-      c.readAt !== undefined
-        ? `The read after ${w} (records[${c.readAt}]) shows a different "${c.field}" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
-        : `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
+      c.bystander !== undefined && c.readAt !== undefined
+        ? `The full ${read} after ${w} (records[${c.readAt}]) shows the entity ${c.bystander}, which its query does not select by the reads' rules, changed or gone: the app wrote other entities than those the query selects, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
+        : c.readAt !== undefined
+          ? `The read after ${w} (records[${c.readAt}]) shows a different "${c.field}" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
+          : `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
     failed_status: () =>
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
     no_collection: () =>
@@ -92,6 +109,10 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     reason,
     hint: hints[reason](),
     closable:
-      c.gap === undefined && c.changed === undefined && c.unseen === undefined && c.readAt === undefined,
+      c.gap === undefined &&
+      c.changed === undefined &&
+      c.unseen === undefined &&
+      c.readAt === undefined &&
+      (q === undefined || q.why === "unlisted" || q.why === "unlearned"),
   };
 }

@@ -70,7 +70,8 @@ export function assembleWriteRules(
         field: f.field,
         rule: withStarts(f.rule, w.rule.collection, idSequences, deleted.has(w.rule.collection)),
       }));
-      const query = writeQuery(w.group);
+      // A write by query is named by its query: its recorded values are examples of a filter, never a guard.
+      const query = w.rule.by_query ? undefined : writeQuery(w.group);
       const rule = { ...w.rule, ...(query ? { query } : {}), fields };
       const explain = explainWrite(rule, w.group.method, w.group.template) + writeQueryText(query);
       return [w.group, { ...rule, explain }];

@@ -9,6 +9,7 @@ import { deriveFromId } from "../model/id-derived.js";
 import type { Entity, FieldRule, Withheld, WriteRule } from "../model/model-schema.js";
 import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
+import { pointerOf } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
@@ -113,9 +114,19 @@ function confirmedWrites(
         ...base,
         field: disagree.mismatch ?? "",
         ...(disagree.mismatchAt === undefined ? {} : { readAt: disagree.mismatchAt }),
+        ...(disagree.bystander === undefined ? {} : { bystander: disagree.bystander }),
       }),
     };
   const confirmed = walked.filter((w) => w.result === "confirmed");
+  // A write by query whose entities the walk could not tell: what kept it from telling them.
+  const unresolved = walked.find((w) => w.unresolved !== undefined);
+  if (confirmed.length === 0 && unresolved)
+    return {
+      withheld: withheld("not_read_back", {
+        ...base,
+        byQuery: { ...unresolved.unresolved!, at: unresolved.obs.index },
+      }),
+    };
   if (confirmed.length === 0) {
     // Creates that named no entity: the read after them exists, but nothing pairs it with what they wrote.
     const anonymous = walked.length > 0 && walked.every((w) => w.target.kind === "create" && w.id === null);
@@ -393,6 +404,48 @@ function batchAnswer(
   return { response: { kind: "wrapped", key: shape!.slice("wrapped:".length) }, location: null };
 }
 
+/**
+ * The answer of a write by query, the same shape in every confirmed request: none, or the bare array of the entities
+ * it selected in list order, each a view of that entity after the write (before it, for a delete) leaving out the
+ * same top-level fields every time (`rows`).
+ */
+function queryAnswer(
+  target: WriteTarget,
+  confirmed: WriteObservation[],
+  base: Base,
+): { response: WriteDraft["response"]; location: null } | { withheld: Withheld } {
+  const byObs = new Map<WriteObservation["obs"], WriteObservation[]>();
+  for (const w of confirmed) appendTo(byObs, w.obs, w);
+  const shapes = new Set<string>();
+  const omitted = new Set<string>();
+  const shownKeys = new Set<string>();
+  for (const [o, ws] of byObs) {
+    if (o.response.kind === "none") {
+      shapes.add("empty");
+      continue;
+    }
+    const body = o.response.kind === "json" ? o.response.value : undefined;
+    const fits =
+      Array.isArray(body) &&
+      body.length === ws.length &&
+      body.every((e, i) => {
+        const w = ws[i]!;
+        const a = target.kind === "delete" ? w.pre : afterWrite(w);
+        if (!isObject(e) || a === null || String(e[target.collection.idField]) !== w.id) return false;
+        for (const k of Object.keys(a)) if (!Object.hasOwn(e, k)) omitted.add(k);
+        for (const k of Object.keys(e)) shownKeys.add(k);
+        return Object.entries(e).every(([k, v]) => JSON.stringify(a[k]) === JSON.stringify(v));
+      });
+    shapes.add(fits ? "rows" : "unexplained");
+  }
+  const [shape] = [...shapes];
+  if (shapes.size !== 1 || shape === "unexplained" || [...omitted].some((k) => shownKeys.has(k)))
+    return { withheld: withheld("unexplained_field", { ...base, field: "(the answer)" }) };
+  if (shape === "empty") return { response: { kind: "empty" }, location: null };
+  const omit = [...omitted].sort().map((k) => pointerOf(k));
+  return { response: { kind: "rows", ...(omit.length > 0 ? { omit } : {}) }, location: null };
+}
+
 /** The answer of a whole-collection write, the same in every confirmed request: none, or the array it sent. */
 function replaceAllAnswer(
   confirmed: WriteObservation[],
@@ -477,7 +530,9 @@ export function learnWrite(
   if ("withheld" in fields) return no(fields.withheld);
   const answer = written.batch
     ? batchAnswer(written, confirmed, base)
-    : answerRule(written, confirmed, contexts, base);
+    : written.filter
+      ? queryAnswer(written, confirmed, base)
+      : answerRule(written, confirmed, contexts, base);
   if ("withheld" in answer) return no(answer.withheld);
   // A create-or-replace answers the replace's status, and its create status where the path names no entity.
   const first = (judged.createdStatus === undefined ? confirmed : confirmed.filter((w) => w.pre !== null))[0]!
@@ -493,6 +548,7 @@ export function learnWrite(
     response: answer.response,
     ...(answer.location === null ? {} : { location: answer.location }),
     ...(written.batch ? { batch: written.batch } : {}),
+    ...(written.filter ? { by_query: true as const } : {}),
     fields: fields.fields,
   };
   return { draft, withheld: null, warnings };

@@ -2,7 +2,8 @@
  * Decides what each write endpoint acts on: a create on a collection's list
  * template, a replace/merge/delete on its item template, or an action on an
  * item (`POST /api/boards/{board_id}/archive`, learned as a merge), or a create at the item path's parent
- * where that is not the list path (`POST /flow` over `GET /flows`, `GET /flow/{id}`). Writes
+ * where that is not the list path (`POST /flow` over `GET /flows`, `GET /flow/{id}`), or a write at the list path
+ * whose query names its entities (`PATCH /articles?id=eq.3`). Writes
  * that touch no collection are `no_collection`.
  */
 import type { FoundCollection } from "./collections.js";
@@ -20,6 +21,8 @@ export interface WriteTarget {
   batch?: { keys: string; data: string };
   /** A write of the whole collection at its list path: the request's array of entities becomes the collection. */
   replaceAll?: true;
+  /** A write at the list path whose query names its entities (`PATCH /articles?id=eq.3`): each one it selects. */
+  filter?: true;
 }
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -46,7 +49,8 @@ export function findWriteTargets(
       directTarget(g, collections) ??
       actionTarget(g, collections) ??
       siblingCreateTarget(g, collections) ??
-      batchTarget(g, collections);
+      batchTarget(g, collections) ??
+      filterTarget(g, collections);
     if (target) out.set(g.key, target);
   }
   return out;
@@ -193,4 +197,26 @@ function replaceAllTarget(g: EndpointGroup, collections: FoundCollection[]): Wri
     v.every((e) => isObject(e) && (typeof e[col.idField] === "string" || typeof e[col.idField] === "number"));
   if (ok.length === 0 || !ok.every((o) => o.request.kind === "json" && whole(o.request.value))) return null;
   return { kind: "replace", endpointKind: "update", collection: col, idParam: null, replaceAll: true };
+}
+
+/**
+ * A write by query at a collection's list path (`PATCH /articles?id=eq.3`, `DELETE /articles?id=eq.6`, a database over
+ * HTTP): a PATCH, PUT or DELETE whose every successful observation sent a query, and whose JSON body (none for a
+ * delete) is one object of fields. A hypothesis: the entities it writes are those the query selects by the
+ * collection's confirmed read rules, which the walk confirms entity by entity (a second pass, once those rules are
+ * learned), and the entities it does not select must show unchanged.
+ */
+function filterTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTarget | null {
+  if (g.method !== "PATCH" && g.method !== "PUT" && g.method !== "DELETE") return null;
+  const col = collections.find(
+    (c) => !c.tree && c.list.literals.length === g.literals.length && startsWith(g.literals, c.list.literals),
+  );
+  if (!col) return null;
+  const ok = g.observations.filter((o) => o.status >= 200 && o.status < 300);
+  if (ok.length === 0 || !ok.every((o) => o.query.length > 0)) return null;
+  if (g.method !== "DELETE" && !ok.every((o) => o.request.kind === "json" && isObject(o.request.value)))
+    return null;
+  const kind = g.method === "PUT" ? "replace" : g.method === "PATCH" ? "merge" : "delete";
+  const endpointKind = g.method === "PUT" ? "update" : g.method === "PATCH" ? "patch" : "delete";
+  return { kind, endpointKind, collection: col, idParam: null, filter: true };
 }

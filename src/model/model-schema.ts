@@ -760,6 +760,12 @@ export const WriteResponseSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("empty") }),
   z.strictObject({ kind: z.literal("wrapped"), key: z.string(), omit: OmitSchema }),
   /**
+   * The entities the write wrote as a bare array, each without `omit`: one for a create or an item write (a database
+   * over HTTP answering `[row]`), every entity a write by query selected (`by_query`), in list order. Absent from
+   * models written before it.
+   */
+  z.strictObject({ kind: z.literal("rows"), omit: OmitSchema }),
+  /**
    * A fixed JSON body, except that `fields` name keys copied from the entity (`{deleted: true, id}`), and
    * `entity_key` (when present) holds the entity without `omit` (`{deleted: true, previous: <entity>}`).
    */
@@ -806,6 +812,13 @@ export const WriteRuleSchema = z.strictObject({
    * fields); the answer is none or that array (`entity`). Absent otherwise (so older models read).
    */
   replace_all: z.literal(true).optional(),
+  /**
+   * A write at the list path whose query is a filter the collection's reads understand (`PATCH /articles?id=eq.3`,
+   * `DELETE /articles?id=eq.6`, database-over-HTTP style): every entity of the scope that filter selects is written
+   * by `fields` (or deleted), and the answer is `rows` (those entities after the write, or before a delete) or
+   * `empty`. A query with anything but filters, or one selecting nothing, is an explained miss. Absent otherwise.
+   */
+  by_query: z.literal(true).optional(),
   /**
    * The query parameters the recorded successful writes sent (by name), each with its recorded values, `absent` when
    * some write did not send it, `redacted` when the recording redacted its value (a credential: any value). A

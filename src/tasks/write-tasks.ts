@@ -491,6 +491,8 @@ export function servedWrites(model: Model, tools: EvalTool[]): Map<string, Serve
     const endpoint = model.endpoints.find((e) => e.tool_name === rule.tool_name);
     const tool = toolByName.get(rule.tool_name);
     if (!endpoint || !tool || endpoint.serving !== "state") continue;
+    // A write by query names its entity by a filter no task call builds yet (open): no task is made of it.
+    if (rule.by_query) continue;
     const slot = out.get(rule.collection) ?? { rules: [] };
     slot.rules.push({ rule, tool });
     out.set(rule.collection, slot);

@@ -3,15 +3,17 @@
  * (create, replace, merge, delete), answered with the status, content type
  * and body shape the app answered with. The episode clock moves one step per write.
  */
-import type { Collection, Entity, Model, WriteRule } from "../../model/model-schema.js";
+import type { Collection, Endpoint, Entity, Model, WriteRule } from "../../model/model-schema.js";
+import { queryTargets } from "../../model/query-targets.js";
 import { withoutPointers } from "../../util/entity-view.js";
 import { fillParam, templateParams } from "../../util/fill-template.js";
 import { applyFieldRules, type RuleContext } from "./apply-field-rules.js";
-import { locateNth, missAnswer, notFound } from "./collection-read.js";
+import { compare, locateNth, missAnswer, notFound, scoped } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
 import {
   explainedAnswer,
   explainIdTaken,
+  explainQueryWrite,
   explainUnbuiltId,
   explainUnknownDerived,
   explainUnrecordedReference,
@@ -32,6 +34,8 @@ function answerBody(rule: WriteRule, entity: Entity): unknown {
       return view(entity, r.omit);
     case "wrapped":
       return { [r.key]: view(entity, r.omit) };
+    case "rows":
+      return [view(entity, r.omit)];
     case "template": {
       const body = structuredClone(r.body);
       if (body !== null && typeof body === "object" && !Array.isArray(body)) {
@@ -183,6 +187,58 @@ function applyReplaceAll(
   };
 }
 
+/**
+ * A write by query: every entity of the scope the query's filters select (by the collection's confirmed query
+ * rules, as its reads are answered) written by the rule's fields, or deleted, in list order; answered with those
+ * entities as a bare array (after the write, or before a delete: `rows`) or with no body. A query the rules do not
+ * select by, one with more than filters, or one selecting nothing is the explained 501 and nothing is written.
+ */
+function applyQueryWrite(
+  model: Model,
+  episode: Episode,
+  c: Collection,
+  rule: WriteRule,
+  req: TwinRequest,
+  params: Record<string, string>,
+  endpoint: Endpoint,
+): TwinResponse {
+  const list = episode.state.collection(c.name);
+  let rows = scoped(list, c, params);
+  if (c.list_order.kind === "field") {
+    const { field, direction } = c.list_order;
+    const sign = direction === "asc" ? 1 : -1;
+    rows = [...rows].sort((a, b) => sign * compare(a[field], b[field]));
+  }
+  const got = queryTargets(c.query, rows, req.query, c.id_field);
+  if ("why" in got) return explainQueryWrite(req, endpoint, got.why, got.detail);
+  if (got.rows.length === 0) return explainQueryWrite(req, endpoint, "none", "");
+  episode.clock_ms += model.clock.step_ms;
+  const written: Entity[] = [];
+  for (const old of got.rows) {
+    const id = String(old[c.id_field]);
+    if (rule.kind === "delete") {
+      list.delete(id);
+      written.push(old);
+      continue;
+    }
+    const entity = applyFieldRules(
+      rule.fields,
+      { episode, collection: c.name, body: req.body, params, old, idField: c.id_field },
+      rule.kind === "merge",
+    );
+    written.push(list.put(id, entity));
+  }
+  const r = rule.response;
+  const value = r.kind === "rows" ? written.map((e) => view(e, r.omit)) : undefined;
+  return {
+    status: rule.status,
+    headers: value === undefined ? {} : { "content-type": rule.content_type ?? "application/json" },
+    body: value === undefined ? null : { kind: "json", value },
+    served_by: "state",
+    rule: rule.tool_name,
+  };
+}
+
 /** Applies a served write rule to the episode (mutating its state) and answers it. */
 export function applyWrite(
   model: Model,
@@ -191,8 +247,10 @@ export function applyWrite(
   rule: WriteRule,
   req: TwinRequest,
   params: Record<string, string>,
+  endpoint?: Endpoint,
 ): TwinResponse {
   if (rule.batch) return applyBatch(model, episode, c, rule, req, rule.batch);
+  if (rule.by_query && endpoint) return applyQueryWrite(model, episode, c, rule, req, params, endpoint);
   if (rule.replace_all) return applyReplaceAll(model, episode, c, rule, req);
   const list = episode.state.collection(c.name);
   const found = rule.kind === "create" ? undefined : locateNth(c, list, params, rule.id_param ?? "");

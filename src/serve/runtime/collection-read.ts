@@ -38,7 +38,8 @@ export function queryValue(query: [string, string][], name: string): string | un
   return query.find(([k]) => k === name)?.[1];
 }
 
-function compare(a: unknown, b: unknown): number {
+/** Orders two field values as list orders do: missing or null last, numbers as numbers, else as query text. */
+export function compare(a: unknown, b: unknown): number {
   if (a === b) return 0;
   if (a === undefined || a === null) return 1;
   if (b === undefined || b === null) return -1;
@@ -90,7 +91,7 @@ function childrenOf(c: Collection, list: CollectionState, id: string): Entity[] 
 }
 
 /** The entities under the parent the path names (every entity when it names none), in list order. */
-function scoped(list: CollectionState, c: Collection, params: Record<string, string>): Entity[] {
+export function scoped(list: CollectionState, c: Collection, params: Record<string, string>): Entity[] {
   return selected(list, c, params, []);
 }
 

@@ -306,3 +306,35 @@ function unlearnedQueryAnswer(
     endpoint.tool_name,
   );
 }
+
+/**
+ * The 501 for a write by query (`PATCH /articles?id=eq.3`) that selects nothing the twin may write: a query its
+ * reads' rules do not select by, one holding more than filters (a sort, a page), one they read two ways, or one
+ * selecting no entity (the recording never showed what the app answers then). Nothing was written.
+ */
+export function explainQueryWrite(
+  req: TwinRequest,
+  endpoint: Endpoint,
+  why: "unlearned" | "not_a_filter" | "ambiguous" | "none",
+  detail: string,
+): TwinResponse {
+  const query = new URLSearchParams(maskQueryPairs(req.query)).toString();
+  const asked = `${req.method.toUpperCase()} ${req.path}${query === "" ? "" : `?${query}`}`;
+  const route = `${endpoint.method} ${endpoint.template}`;
+  const message =
+    why === "none"
+      ? `${asked} selects no entity by its query, and no recorded ${route} selected none; the twin does not know whether the app answers an empty success or a not-found then, so it writes nothing.`
+      : `${asked} names the entities it writes by its query, and ${detail}; the twin writes only the entities the filters its reads confirmed select, so it writes nothing.`;
+  const hint =
+    why === "none"
+      ? `Record a ${route} whose query selects no entity, and rebuild the bundle.`
+      : why === "not_a_filter"
+        ? `Send only filters in the query of ${route}; the recording shows no write that sorts, pages or projects.`
+        : `Record a read of the collection with this query's filters, so learning can confirm what they select, then rebuild the bundle.`;
+  return explainedAnswer(
+    501,
+    { error: why === "none" ? "unrecorded_selection" : "unlearned_query", message, hint, request: asked },
+    "miss",
+    endpoint.tool_name,
+  );
+}

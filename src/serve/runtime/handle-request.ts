@@ -124,6 +124,12 @@ function serveFromState(
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   if (!rule) return null;
+  // A write by query is named by its query: the filter selects what it writes (apply-write.ts).
+  if (rule.by_query)
+    return (
+      refuseUnlearnedFields(ep, c, list, rule, req, m.params) ??
+      applyWrite(model, episode, c, rule, req, m.params, ep)
+    );
   // A query no recorded write sent may make the app do another thing (trash, not delete): named, nothing written.
   const unlearned = unlearnedWriteQuery(rule, req.query, credentialParams(model));
   if (unlearned.length > 0) {
