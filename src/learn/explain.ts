@@ -117,7 +117,9 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
           ? `the entity under "${rule.response.key}"`
           : rule.response.kind === "rows"
             ? "the entity alone in an array"
-            : "a fixed body with entity fields";
+            : rule.response.body === null || typeof rule.response.body !== "object"
+              ? `the fixed body ${JSON.stringify(rule.response.body)}`
+              : "a fixed body with entity fields";
   const redirect = rule.location === undefined ? "" : `, redirecting to ${rule.location}`;
   const upsert =
     rule.created_status === undefined

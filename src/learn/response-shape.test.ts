@@ -28,6 +28,26 @@ describe("learnResponse", () => {
     expect(learnResponse([{ body: [{ ...entity, id: 3 }], entity }]).ok).toBe(false);
   });
 
+  it("answers one scalar every answer gave alike, never one a field of the entity holds", () => {
+    expect(
+      learnResponse([
+        { body: 1, entity },
+        { body: 1, entity: { ...entity, id: 3 } },
+      ]),
+    ).toEqual({
+      ok: true,
+      response: { kind: "template", body: 1, fields: [] },
+    });
+    // `2` is the entity's id: a copy of it and a constant both fit one answer. Two answers that differ fit neither.
+    expect(learnResponse([{ body: 2, entity }]).ok).toBe(false);
+    expect(
+      learnResponse([
+        { body: 1, entity },
+        { body: 0, entity: { ...entity, id: 3 } },
+      ]).ok,
+    ).toBe(false);
+  });
+
   it("answers the entity under one key, alone or beside fixed siblings", () => {
     expect(learnResponse([{ body: { data: entity }, entity }])).toEqual({
       ok: true,

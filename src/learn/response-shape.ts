@@ -72,6 +72,11 @@ function keyedView(cases: AnswerCase[]): WriteResponse | null {
   return null;
 }
 
+/** True for a JSON scalar (a number, a string, a boolean, null). */
+function isScalar(v: unknown): boolean {
+  return v === null || ["number", "string", "boolean"].includes(typeof v);
+}
+
 /** True for an array holding exactly one object (the one row a write answers with). */
 export function oneRow(body: unknown): body is [Entity] {
   return Array.isArray(body) && body.length === 1 && isObject(body[0]);
@@ -97,6 +102,20 @@ export function learnResponse(
   if (omit !== null) return { ok: true, response: { kind: "entity", ...withOmit(omit) } };
   const keyed = keyedView(cases);
   if (keyed) return { ok: true, response: keyed };
+  // One scalar every answer gave alike (a spreadsheet API's delete answering `1`): a fixed body of its own; never
+  // one a field of the entity holds (the new id a create answers is a copy of it, which one answer cannot tell).
+  const first = cases[0]!.body;
+  if (
+    isScalar(first) &&
+    !looksRandom(first) &&
+    cases.every(
+      (c) =>
+        c.body !== undefined &&
+        json(c.body) === json(first) &&
+        !Object.values(c.entity).some((v) => json(v) === json(first)),
+    )
+  )
+    return { ok: true, response: { kind: "template", body: first, fields: [] } };
   if (!cases.every((c) => isObject(c.body))) return { ok: false, field: "" };
   const keys = new Set<string>();
   for (const c of cases) for (const k of Object.keys(c.body as Entity)) keys.add(k);
