@@ -71,18 +71,28 @@ export function sendTwinResponse(req: IncomingMessage, res: ServerResponse, answ
   finish(req, res, answer.status, headers, bytes);
 }
 
-/** Bytes gathered before one write of a streamed answer (a larger run of bytes is written in views this long). */
-const STREAM_CHUNK_BYTES = 64 * 1024;
+/**
+ * Bytes gathered before one write of a streamed answer (a larger run of bytes is written in views this long): few
+ * writes, each cheap for the kernel to take (a copy of 256 KiB), so a state costs the twin little beyond its bytes.
+ */
+const STREAM_CHUNK_BYTES = 256 * 1024;
 
-/** The longest a streamed answer works before it lets other requests run, in ms. */
-const STREAM_SLICE_MS = 2;
+/** A run of bytes at least this long (a chunk of seed text) is written as it is, never copied into a batch. */
+const STREAM_VIEW_BYTES = 16 * 1024;
+
+/**
+ * The longest a streamed answer works before it lets other requests run, in ms; it lets them run after every
+ * write as well, so a slice is at most this long or one write (at most STREAM_CHUNK_BYTES), whichever ends first.
+ */
+const STREAM_SLICE_MS = 1;
 
 /**
  * The diagnostics channel (`node:diagnostics_channel`) a streamed answer publishes on, once per slice, how long it
  * held the event loop: `{ ms, cpu_ms }`, the wall time from when it took the loop to when it let it go, and the
  * process's CPU time in it (every thread's: a GC's helper threads count too; the wall time includes what the
- * machine gave other processes meanwhile). Nothing is
- * measured while nobody subscribes; a benchmark subscribes to show the longest slice.
+ * machine gave other processes meanwhile). Nothing is measured while nobody subscribes; a subscriber costs the
+ * twin two `process.cpuUsage()` calls (getrusage) a slice, a sixth of its CPU while a state is read as fast as a
+ * client can, so a benchmark subscribes only while it measures the slices, never while it times other requests.
  */
 export const STREAM_SLICE_CHANNEL = "apptwin:serve:stream-slice";
 const sliceChannel = channel(STREAM_SLICE_CHANNEL);
@@ -137,8 +147,8 @@ function writable(res: ServerResponse): Promise<boolean> {
 
 /**
  * Streams a JSON answer given in pieces (text or bytes), chunked: the pieces are taken as they are written, the
- * writer waits while the client is slow (backpressure) and lets other requests run every few milliseconds, so a
- * large answer never stalls the twin. A client that goes away stops it. HEAD gets the headers only. `slices` are
+ * writer waits while the client is slow (backpressure) and lets other requests run after every write of at most
+ * 256 KiB and every millisecond, so a large answer never stalls the twin. A client that goes away stops it. HEAD gets the headers only. `slices` are
  * the answer's slices when work before the stream (building the text) began them.
  */
 export async function sendJsonPieces(
@@ -156,9 +166,14 @@ export async function sendJsonPieces(
   }
   let pending: (string | Uint8Array)[] = [];
   let pendingBytes = 0;
+  // After each write the event loop turns (setImmediate), so requests that arrived meanwhile are answered between
+  // any two writes. Waiting for `drain` alone does not turn it: when the kernel took a write at once, the response
+  // says `drain` in the same turn (process.nextTick), and a stream that only waited for it held the loop as long as
+  // a fast client kept reading (session 7: the other episodes' reads waited 50-250 ms while a state was read at
+  // full speed, every slice between two drains short).
   const write = async (bytes: Uint8Array): Promise<boolean> => {
     if (!res.write(bytes) && !(await slices.pause(writable(res)))) return false;
-    await slices.yieldIfDue();
+    await slices.pause(nextTurn());
     return !res.destroyed;
   };
   const flush = async (): Promise<boolean> => {
@@ -169,9 +184,10 @@ export async function sendJsonPieces(
   };
   const stream = async (): Promise<boolean> => {
     for (const piece of pieces) {
-      if (typeof piece !== "string" && piece.length >= STREAM_CHUNK_BYTES) {
-        // A large run of bytes (seed text) is written in views of it, never copied into a batch; each write is
-        // bounded, so no one write holds the loop while the kernel takes a long buffer.
+      if (typeof piece !== "string" && piece.length >= STREAM_VIEW_BYTES) {
+        // A long run of bytes (seed text) is written in views of it, never copied into a batch (copying a state's
+        // seed text cost it a memcpy of every byte); each write is bounded, so no one write holds the loop while the
+        // kernel takes a long buffer.
         if (pending.length > 0 && !(await flush())) return false;
         for (let at = 0; at < piece.length; at += STREAM_CHUNK_BYTES) {
           if (!(await write(piece.subarray(at, at + STREAM_CHUNK_BYTES)))) return false;

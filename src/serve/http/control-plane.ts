@@ -25,7 +25,7 @@ export const CONTROL_PREFIX = "/__apptwin/";
 const CONTROL_BODY_BYTES = 64 * 1024;
 
 /** Seed rows serialised per step (one chunk of its text) while a state answer's seed text is first built. */
-const SEED_TEXT_STEP_ROWS = 500;
+const SEED_TEXT_STEP_ROWS = 200;
 
 /** What a control-plane route is handed. */
 export interface ControlContext {

@@ -89,7 +89,7 @@ describe("stateJson", () => {
     });
   });
 
-  it("a run of seed rows is their JSON joined by commas, across the chunks the steps made", () => {
+  it("a run of seed rows is their JSON joined by commas, across the chunks the steps made (any chunk size)", () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ id: fc.nat(), t: fc.string({ unit: "binary" }) }), {
@@ -99,9 +99,10 @@ describe("stateJson", () => {
         fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 40 }),
         fc.nat(),
         fc.nat(),
-        (rows, steps, a, b) => {
+        fc.integer({ min: 1, max: 300 }),
+        (rows, steps, a, b, chunkBytes) => {
           const seed = new SeedCollection(rows);
-          for (let i = 0; !seed.buildText(steps[i % steps.length]!); i++);
+          for (let i = 0; !seed.buildText(steps[i % steps.length]!, chunkBytes); i++);
           const from = a % rows.length;
           const to = from + 1 + (b % (rows.length - from));
           const got = text(seedRun(seed.json!, from, to));
