@@ -24,7 +24,7 @@ const EXPECTED: Record<string, { total: [number, number]; misses: string[] }> = 
       "POST /api/articles <- withheld 501",
       "GET /api/articles/kb5e0xdeq891sia8vexaym7r <- state 404",
       "GET /api/articles?filters[status][$eq]=published&pagination[page]=2&pagination[pageSize]=2 <- state 200",
-      "PUT /api/articles/3wjqsrjiwgr69swuog0bbu4k <- state 200",
+      "PUT /api/articles/3wjqsrjiwgr69swuog0bbu4k <- miss 501",
       "GET /api/articles?filters[views][$gte]=150&sort=views:desc <- state 200",
       "GET /api/articles?sort=title:asc&pagination[page]=3&pagination[pageSize]=2 <- state 200",
     ],

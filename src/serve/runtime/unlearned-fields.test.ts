@@ -1,7 +1,8 @@
 /**
  * A write setting a field the recording never showed that write taking is a 501 naming it, never a 2xx that drops
  * it (the session-5 review: a LoopBack PUT learned from one title-only PUT answered 204 to {title, desc,
- * isComplete} and the read showed only the title). A field sent at the value the entity holds changes nothing.
+ * isComplete} and the read showed only the title), inside a wrapped body (`{todo: {...}}`) too. A field sent at the
+ * value the entity holds changes nothing.
  */
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../../test/fixtures/evidence/build-evidence.js";
@@ -61,5 +62,28 @@ describe("a write setting an unlearned field", () => {
       "refused",
       "malformed_body",
     ]);
+  });
+
+  it("names a field inside a body wrapped as the item answers wrap the entity, and writes nothing", () => {
+    const wrapped: RecordSpec[] = [
+      { path: "/todos", status: 200, res: [one] },
+      { path: "/todos/1", status: 200, res: { todo: one } },
+      { method: "PUT", path: "/todos/1", status: 204, req: { todo: { title: "B" } } },
+      { path: "/todos/1", status: 200, res: { todo: { id: 1, title: "B" } } },
+    ];
+    const { model, seed } = learnSpecs(wrapped);
+    const episode = createEpisode(model, seed, { episodeId: "w" });
+    const ask = (r: TwinRequest) => handleRequest(model, episode, r);
+    const r = ask(twinRequest("PUT", "/todos/1", { todo: { title: "C", colour: "red" } }));
+    expect([r.status, (r.body as { value: { fields: string[] } }).value.fields]).toEqual([
+      501,
+      ["todo.colour"],
+    ]);
+    expect(ask(twinRequest("GET", "/todos/1")).body).toEqual({
+      kind: "json",
+      value: { todo: { id: 1, title: "B" } },
+    });
+    // Its own id sent back inside the wrapper changes nothing: served.
+    expect(ask(twinRequest("PUT", "/todos/1", { todo: { id: 1, title: "C" } })).status).toBe(204);
   });
 });
