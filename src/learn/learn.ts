@@ -47,7 +47,7 @@ import {
 import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
-import { type LearnedSingleton, learnSingletons } from "./singletons.js";
+import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
@@ -342,6 +342,33 @@ function countEndpoints(endpoints: Endpoint[], counted: LearnedCount[]): Endpoin
   });
 }
 
+/**
+ * A document write's request schema with each field it was shown to store beyond those it was sent (its own
+ * `settable_by`, singletons.ts) typed by the value the document holds: a value of another type is refused, never
+ * stored (the recording never showed the app taking one).
+ */
+function typedSettable(e: Endpoint, rule: WriteRule, doc: Entity): Endpoint["request_schema"] {
+  const schema = e.request_schema as { type?: unknown; properties?: Record<string, unknown> } | null;
+  if (schema?.type !== "object") return e.request_schema;
+  const own = `${e.method} ${e.template}`;
+  const added: Record<string, unknown> = {};
+  for (const f of rule.fields) {
+    const type = scalarType(doc[f.field]);
+    if (f.rule.kind === "from_request" && f.rule.settable_by === own && type && !schema.properties?.[f.field])
+      added[f.field] = { type };
+  }
+  if (Object.keys(added).length === 0) return e.request_schema;
+  const properties = { ...(schema.properties ?? {}), ...added };
+  return {
+    ...schema,
+    properties: Object.fromEntries(
+      Object.keys(properties)
+        .sort()
+        .map((k) => [k, properties[k]]),
+    ),
+  } as Endpoint["request_schema"];
+}
+
 /** Endpoints of singleton documents: the read at the fixed path from state, and the writes there it serves. */
 function singletonEndpoints(endpoints: Endpoint[], singletons: LearnedSingleton[]): Endpoint[] {
   const byTool = new Map<string, (e: Endpoint) => Endpoint>();
@@ -360,6 +387,7 @@ function singletonEndpoints(endpoints: Endpoint[], singletons: LearnedSingleton[
         kind: g.method === "PUT" ? "update" : "patch",
         collection: name,
         ...(v.rule ? { serving: "state" as const, withheld: null, explain: v.rule.explain } : {}),
+        ...(v.rule ? { request_schema: typedSettable(e, v.rule, d.seed) } : {}),
       }));
   }
   return byTool.size === 0 ? endpoints : endpoints.map((e) => byTool.get(e.tool_name)?.(e) ?? e);

@@ -45,7 +45,7 @@ describe("singleton documents", () => {
     const rule = model.write_rules.find((r) => r.tool_name === "patch_settings")!;
     expect(rule.kind).toBe("merge");
     expect(rule.explain).toBe(
-      "PATCH /api/settings updates the settings document and answers 200 with the entity (theme: taken from the request body at /theme, or kept as it was when the request has none; language: taken from the request body at /language, or kept as it was when the request has none; notifications: kept as it was). Confirmed by 2 recorded writes, each read by GET /api/settings just before and after with no other write in between.",
+      "PATCH /api/settings updates the settings document and answers 200 with the entity (theme: taken from the request body at /theme, or kept as it was when the request has none; language: taken from the request body at /language, or kept as it was when the request has none; notifications: from the request when sent (settable: PATCH /api/settings sets it), else kept). Confirmed by 2 recorded writes, each read by GET /api/settings just before and after with no other write in between.",
     );
     expect(model.endpoints.find((e) => e.tool_name === "get_settings")).toMatchObject({
       kind: "item",
@@ -70,19 +70,56 @@ describe("singleton documents", () => {
       body: { kind: "json", value: solar },
       served_by: "state",
     });
-    // A field no accepted PATCH sent, at a new value, is an explained miss naming it; nothing is written.
-    const unsent = handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { notifications: false }));
-    expect([unsent.status, unsent.served_by]).toEqual([501, "miss"]);
-    expect(unsent.body).toMatchObject({ value: { error: "unlearned_field", fields: ["notifications"] } });
+    // Two fields each stored as sent: the PATCH stores the document's other scalar fields too, typed by their value.
+    const muted = { ...solar, notifications: false };
+    expect(
+      handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { notifications: false })).body,
+    ).toEqual({ kind: "json", value: muted });
+    const typed = handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { notifications: "off" }));
+    expect([typed.status, (typed.body as { value: { error: string } }).value.error]).toEqual([
+      400,
+      "invalid_body",
+    ]);
+    // A key the document never held is no field of it: the explained miss, nothing written.
+    const unknown = handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { colour: "red" }));
+    expect(unknown.body).toMatchObject({ value: { error: "unlearned_field", fields: ["colour"] } });
     expect(handleRequest(model, ep, twinRequest("GET", "/api/settings")).body).toEqual({
       kind: "json",
-      value: solar,
+      value: muted,
     });
     // Sent back at the value it holds, it changes nothing whatever the app does with it.
     expect(
-      handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { theme: "dark", notifications: true }))
+      handleRequest(model, ep, twinRequest("PATCH", "/api/settings", { theme: "dark", notifications: false }))
         .status,
     ).toBe(200);
+  });
+
+  it("takes no unsent field from one field stored as sent, nor from a write that did not store what it was sent", () => {
+    const me = { id: 7, name: "Ann", bio: "" };
+    const one = learnSpecs([
+      read("/api/me", me),
+      write("PATCH", "/api/me", { bio: "gardener" }, { ...me, bio: "gardener" }),
+      read("/api/me", { ...me, bio: "gardener" }),
+    ]);
+    // The app lower-cased one sent value: a PATCH that transforms what it is sent proves no other field stored as sent.
+    const lowered = learnSpecs([
+      read("/api/settings", light),
+      write("PATCH", "/api/settings", { theme: "dark" }, { ...light, theme: "dark" }),
+      read("/api/settings", { ...light, theme: "dark" }),
+      write(
+        "PATCH",
+        "/api/settings",
+        { language: "DE", theme: "dark" },
+        { ...light, theme: "dark", language: "de" },
+      ),
+      read("/api/settings", { ...light, theme: "dark", language: "de" }),
+    ]);
+    const kinds = (l: ReturnType<typeof learnSpecs>, tool: string) =>
+      Object.fromEntries(
+        l.model.write_rules.find((r) => r.tool_name === tool)!.fields.map((f) => [f.field, f.rule.kind]),
+      );
+    expect(kinds(one, "patch_me")).toMatchObject({ id: "keep", name: "keep", bio: "from_request" });
+    expect(kinds(lowered, "patch_settings").notifications).toBe("keep");
   });
 
   it("replaces the whole document with a PUT whose read-back dropped a field it had, answering 204", () => {

@@ -11,6 +11,7 @@
  * as any write's (response-shape.ts). A write with no such pair of reads stays withheld, saying which to record.
  */
 import type { Collection, Entity, Withheld, WriteRule } from "../model/model-schema.js";
+import { escapePointerToken as escapeToken } from "../util/json-pointer.js";
 import type { FoundCollection } from "./collections.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
@@ -110,6 +111,55 @@ function contexts(pairs: DocWrite[], idField: string, opts: LearnOptions): Field
   });
 }
 
+/** The JSON schema type of a scalar a document field holds, or null for another value (an object, an array, null). */
+export function scalarType(v: unknown): "string" | "number" | "boolean" | null {
+  if (typeof v === "string") return "string";
+  if (typeof v === "boolean") return "boolean";
+  return typeof v === "number" ? "number" : null;
+}
+
+/**
+ * A merge of the document that stored every field it was sent as sent, two fields or more over the recording
+ * (`PATCH /api/settings` with `theme`, then with `language`), is taken to store any of the document's scalar fields
+ * it is sent: each field only kept so far becomes "from the request when sent, else kept" (`settable_by` the write
+ * itself; serve types it by the value the document holds). Not from one field (the only one a PATCH /me may
+ * change), nor when a write was sent a field it did not store as sent (the app ignores or transforms some).
+ */
+function widenDocument(
+  fields: WriteDraft["fields"],
+  pairs: DocWrite[],
+  idField: string,
+  route: string,
+): void {
+  const asSent = new Set(
+    fields.flatMap((f) =>
+      f.rule.kind === "from_request" && f.rule.pointer === `/${escapeToken(f.field)}` ? [f.field] : [],
+    ),
+  );
+  const sent = new Set<string>();
+  for (const p of pairs) {
+    const body = p.obs.request.kind === "json" ? p.obs.request.value : null;
+    if (!isObject(body)) return;
+    for (const k of Object.keys(body)) {
+      if (!asSent.has(k) || JSON.stringify(body[k]) !== JSON.stringify(p.after[k])) return;
+      sent.add(k);
+    }
+  }
+  if (sent.size < 2) return;
+  const last = pairs.at(-1)!.after;
+  for (const [i, f] of fields.entries())
+    if (f.rule.kind === "keep" && f.field !== idField && scalarType(last[f.field]) !== null)
+      fields[i] = {
+        field: f.field,
+        rule: {
+          kind: "from_request",
+          pointer: `/${escapeToken(f.field)}`,
+          otherwise: { kind: "keep" },
+          settable_by: route,
+        },
+      };
+}
+
 /** The rule of one write endpoint of the document from its confirmed writes, or why it is withheld. */
 function judgeWrite(
   group: EndpointGroup,
@@ -144,6 +194,8 @@ function judgeWrite(
     if (!refused || (refused.closable && !w.closable)) refused = w;
   }
   if (refused) return no(refused);
+  const dropped = pairs.some((p) => Object.keys(p.pre).some((k) => !Object.hasOwn(p.after, k)));
+  if (!dropped) widenDocument(fields, pairs, idField, `${group.method} ${group.template}`);
   const answer = learnResponse(
     pairs.map((p, i) => ({
       body: p.obs.response.kind === "json" ? p.obs.response.value : undefined,
@@ -153,7 +205,6 @@ function judgeWrite(
   );
   if (!answer.ok) return no(withheld("unexplained_field", { ...base, field: answer.field }));
   // A document a write left without a field it had is replaced by what the rules build; else the rest is kept.
-  const dropped = pairs.some((p) => Object.keys(p.pre).some((k) => !Object.hasOwn(p.after, k)));
   const response =
     answer.response.kind === "empty"
       ? answer.response

@@ -555,8 +555,10 @@ const singleton: WriteStyle = {
     { method: "PATCH", path: "/api/me", body: { bio: "gardener" } },
     { path: "/api/me" },
   ],
-  // A recorded field with a new value first (the twin writes it), then a field no training PATCH sent (issue 13: the
-  // twin does not write it and says so, an explained miss, and the read after it differs from the app's).
+  // A recorded field with a new value first (the twin writes it), then a field no training PATCH sent: the settings
+  // PATCH stored each of its two fields as sent, so it stores any scalar field of the document it is sent (learn
+  // spec "Singleton documents"); /me's one PATCHed field proves nothing of the others (issue 13: the twin does not
+  // write `name` and says so, an explained miss, and the read after it differs from the app's).
   heldout: [
     { method: "PATCH", path: "/api/settings", body: { theme: "solarized" } },
     { path: "/api/settings" },
