@@ -65,19 +65,11 @@ const EXPECTED: Record<string, { total: [number, number]; misses: string[] }> = 
     misses: [],
   },
   "accept-versioned": {
-    total: [0, 11],
+    total: [9, 11],
     misses: [
-      "GET /api/articles/8 <- miss 404",
-      "GET /api/articles/5 <- miss 404",
-      "GET /api/articles?status=archived <- miss 404",
-      "POST /api/articles <- withheld 501",
-      "GET /api/articles <- replay 200",
-      "GET /api/articles <- replay 200",
-      "PATCH /api/articles/1 <- withheld 501",
-      "GET /api/articles/1 <- miss 404",
-      "GET /api/articles?status=published <- replay 200",
+      // The training never deleted: no route for it, so the article stays in the list after it.
       "DELETE /api/articles/4 <- miss 404",
-      "GET /api/articles <- replay 200",
+      "GET /api/articles <- state 200",
     ],
   },
   "cache-buster": {

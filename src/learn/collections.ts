@@ -227,7 +227,7 @@ function missingIdWarning(
  * shaped like the list's entities (holding most of their keys) or holding the path's id — whatever the key is
  * called (`{issue: {...}}`, `{data: {...}, meta: {...}}`) — else bare.
  */
-function detectItemEnvelope(items: Observation[], lists: Entity[][]): ItemEnvelope {
+export function detectItemEnvelope(items: Observation[], lists: Entity[][]): ItemEnvelope {
   const bodies = items.map(bodyOf);
   if (bodies.length === 0 || !bodies.every(isEntity)) return { kind: "bare" };
   const listKeys = Object.keys(lists.flat()[0] ?? {});
@@ -279,7 +279,7 @@ function echoOf(
   return null;
 }
 
-function detectEnvelope(
+export function detectEnvelope(
   bodies: unknown[],
   key: string | null,
   lists: Entity[][],

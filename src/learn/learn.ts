@@ -31,6 +31,13 @@ import { plainFromEncodedReads } from "./encoded-reads.js";
 import { type EndpointGroup, indexEndpoints, type Observation } from "./endpoint-index.js";
 import { endpointModel } from "./endpoint-model.js";
 import { learnEtag, learnStaleIfMatch } from "./etag-rules.js";
+import {
+  findHeaderSplit,
+  keepCollectionVariants,
+  learnVariants,
+  splitVariantReads,
+  withVariantReplays,
+} from "./header-variants.js";
 import { hiddenDefaults, hiddenPointers, withHiddenDefaults } from "./hidden-fields.js";
 import { sequenceStarts } from "./id-sequences.js";
 import { inferItemRoutes } from "./inferred-routes.js";
@@ -459,8 +466,17 @@ export function learn(
   const warnings = [...selected.warnings];
   // Cache-busters first: a recording whose every read carries `_=<now>` still has plain lists (query-cache-busters.ts).
   const busters = findCacheBusters(selected.api);
-  const { groups, observations } = indexEndpoints(withoutCacheBusters(selected.api, busters));
+  const indexed = indexEndpoints(withoutCacheBusters(selected.api, busters));
+  const { groups } = indexed;
+  // Reads a request header renders otherwise (`Accept: …v2+json`) are learned apart, as a rendering of the collection
+  // the other reads show (header-variants.ts).
+  const split = findHeaderSplit(groups);
+  const parted = split
+    ? splitVariantReads(groups, indexed.observations, split)
+    : { variantReads: [] as Observation[], observations: indexed.observations };
   const found = findCollections(groups, warnings);
+  // Only a collection's reads are renderings of it: the others go back to their routes (replayed, keyed on it).
+  const { variantReads, observations } = keepCollectionVariants(parted, found);
   const targets = findWriteTargets(groups, found);
   const ordered = timeOrder(observations);
   const walk = walkWithQueryWrites(
@@ -523,6 +539,11 @@ export function learn(
     seed.collections[d.collection.name] = [d.seed];
   }
   collections.sort(byName((c) => c.name));
+  const variants = split ? learnVariants(split, variantReads, found, collections, ordered) : null;
+  for (const c of collections) {
+    const v = variants?.variants.get(c.name);
+    if (v) c.variants = v;
+  }
   const counted = learnCountReads(groups, collections, walk.countReads);
   for (const k of counted) {
     const c = collections.find((x) => x.name === k.collection)!;
@@ -558,14 +579,23 @@ export function learn(
     endpoints,
     collections: inferred.collections,
     write_rules: [...rules.values()].sort(byName((r) => r.tool_name)),
-    replays: replayedReads(
-      ordered.filter(
-        (o) => !counted.some((k) => k.explained.includes(o)) && !singletons.some((d) => d.served.has(o)),
+    replays: ((replays) =>
+      split
+        ? withVariantReplays(
+            replays,
+            variantReads.filter((o) => !variants?.served.has(o)),
+            split,
+          )
+        : replays)(
+      replayedReads(
+        ordered.filter(
+          (o) => !counted.some((k) => k.explained.includes(o)) && !singletons.some((d) => d.served.has(o)),
+        ),
+        found,
+        stateServed,
+        signIns,
+        walk.embeds,
       ),
-      found,
-      stateServed,
-      signIns,
-      walk.embeds,
     ),
     clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },
     id_sequences: sequences,

@@ -581,7 +581,7 @@ export function buildReplays(
 }
 
 /** A request header's value ("" when not sent), by lower-case name. */
-function requestHeader(o: Observation, name: string): string {
+export function requestHeader(o: Observation, name: string): string {
   return o.record.request.headers.find((h) => h.name.toLowerCase() === name)?.value ?? "";
 }
 
@@ -597,7 +597,7 @@ const NEVER_VARY = new Set([
 ]);
 
 /** An answer's shape: its content type and, for JSON, an array or the sorted keys of the object. */
-function shapeOf(o: Observation): string {
+export function shapeOf(o: Observation): string {
   const v = o.response.kind === "json" ? o.response.value : undefined;
   const json =
     v === undefined
@@ -618,7 +618,7 @@ function shapeOf(o: Observation): string {
  * `text/csv` for another; `{data,meta}` for version 2 and `[]` for version 1). Rejected: a header whose values
  * vary while the answers keep one shape (a browser sending any Accept beside `application/json`, both answered alike). Null when none.
  */
-function varyHeader(obs: Observation[]): string | null {
+export function varyHeader(obs: Observation[]): string | null {
   if (obs.length < 2) return null;
   const named = new Set<string>(["accept"]);
   for (const o of obs) {

@@ -514,6 +514,31 @@ export const CollectionSchema = z.strictObject({
     )
     .optional(),
   /**
+   * Renderings of the collection a request header asks for (src/learn/header-variants.ts): a read sending `header`:
+   * `value` is answered from the same state with these envelopes (null: that kind of read was not confirmed so), each
+   * entity's `fields` from the primary entity's leaves (`from`) or a constant (`value`), in that order, under
+   * `content_type`; `not_found` is the variant's recorded miss (null: none recorded). Absent when none.
+   */
+  variants: z
+    .array(
+      z.strictObject({
+        header: z.string(),
+        value: z.string(),
+        content_type: z.string().nullable(),
+        envelope: EnvelopeSchema.nullable(),
+        item_envelope: ItemEnvelopeSchema.nullable(),
+        fields: z.array(
+          z.union([
+            z.strictObject({ pointer: z.string(), from: z.string() }),
+            z.strictObject({ pointer: z.string(), value: z.unknown() }),
+          ]),
+        ),
+        not_found: CannedResponseSchema.nullable(),
+        explain: z.string(),
+      }),
+    )
+    .optional(),
+  /**
    * The list query language the recording confirmed (filters with operators, search, sort, pages, projections,
    * parameters with no effect), and the filter the app applies to a list read that names none of its fields
    * (`status: "publish"`). Absent in models written before it (then `filters` and `pagination` alone apply).

@@ -27,6 +27,7 @@ import { withoutPointers } from "../../util/entity-view.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
 import type { CollectionState } from "./collection-state.js";
 import { explainMalformedId, explainUnknownFields } from "./explain-miss.js";
+import { renderedView } from "./header-variant.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import type { TwinResponse } from "./twin-types.js";
@@ -354,7 +355,8 @@ function pageOnly(plan: QueryPlan): boolean {
 
 /** An entity as reads show it: itself (frozen, from the state), or a copy without what only writes show. */
 function shown(c: Collection, entity: Entity): Entity {
-  return c.hidden && c.hidden.length > 0 ? withoutPointers(entity, c.hidden) : entity;
+  // A variant's view (header-variant.ts) renders the entity its own way, from what the primary reads show.
+  return renderedView(c, c.hidden && c.hidden.length > 0 ? withoutPointers(entity, c.hidden) : entity);
 }
 
 /** A query parameter's value as an envelope repeats it: the default when not sent, a number when the default is one. */

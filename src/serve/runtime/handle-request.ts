@@ -19,6 +19,7 @@ import {
   explainUnlistedScope,
   explainWithheld,
 } from "./explain-miss.js";
+import { variantAnswer, variantOf, variantServes, variantView } from "./header-variant.js";
 import { queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import { refuseBody, refuseRequest } from "./refuse-request.js";
@@ -75,6 +76,22 @@ function serveFromState(
 ): TwinResponse | null {
   const c = collectionOf(model, match.route.endpoint.collection);
   if (!c) return null;
+  // A header asking for another rendering (`Accept: …v2+json`): the variant's view, for the reads it confirmed only.
+  const variant = variantOf(c, req);
+  if (!variant) return serveFrom(model, episode, req, match, c);
+  const ep = match.route.endpoint;
+  if (ep.method !== "GET" || !variantServes(variant, ep.kind)) return null;
+  const res = serveFrom(model, episode, req, match, variantView(c, variant));
+  return res && variantAnswer(variant, res, ep.tool_name);
+}
+
+function serveFrom(
+  model: Model,
+  episode: Episode,
+  req: TwinRequest,
+  match: RouteMatch,
+  c: Collection,
+): TwinResponse | null {
   const singled = c.singleton ? singletonMatch(c, match) : match;
   const m = { ...singled, params: parentScoped(model, episode, c, singled.params) };
   const ep = m.route.endpoint;
