@@ -2,10 +2,17 @@
  * How a twin's answer is compared with the real one: equal JSON, except that
  * a time compares by its format only (both ISO in the same layout, both epoch ms, both epoch s),
  * a redaction marker in the recording matches anything, and an id the real
- * app assigned matches the id the twin assigned to the same create.
+ * app assigned matches the id the twin assigned to the same create (of the
+ * collection the id's place names; a string id anywhere it is unambiguous).
  */
 import { isObject, isRedactionMarker, readTime, sameTimeShape } from "../learn/value-kinds.js";
 import type { IdMap } from "./id-map.js";
+
+/** The ids a comparison may pair: the map, and the collection of each id-like place of the expected answer by display path. */
+export interface IdPairing {
+  ids: IdMap;
+  scopes: ReadonlyMap<string, string>;
+}
 
 /** One place where the twin's answer differs from the recorded one. */
 export interface FieldDifference {
@@ -24,14 +31,14 @@ export function compareValues(
   expected: unknown,
   got: unknown,
   path: string,
-  ids: IdMap,
+  ids: IdPairing,
   out: FieldDifference[],
   limit = 20,
 ): void {
   if (out.length >= limit) return;
   if (isRedactionMarker(expected)) return;
   if (Object.is(expected, got)) return;
-  const mapped = ids.get(expected);
+  const mapped = ids.ids.get(ids.scopes.get(path) ?? null, expected);
   if (mapped !== undefined && mapped === got) return;
   const te = readTime(expected);
   if (te !== null) {

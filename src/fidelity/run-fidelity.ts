@@ -12,8 +12,8 @@ import { handleRequest } from "../serve/runtime/handle-request.js";
 import { matchRoute } from "../serve/runtime/route-table.js";
 import type { TwinResponse } from "../serve/runtime/twin-types.js";
 import { compareValues, type FieldDifference } from "./compare-values.js";
-import { IdMap } from "./id-map.js";
-import { requestLabel, twinRequestFor } from "./twin-request.js";
+import { IdMap, IdScopes, idPlaces } from "./id-map.js";
+import { type IdContext, requestLabel, twinRequestFor } from "./twin-request.js";
 
 /** One held-out request and whether the twin answered it like the app. */
 export interface FidelityResult {
@@ -59,7 +59,14 @@ function sentValues(rec: ApiRecord): Set<string> {
   return out;
 }
 
-function compareBody(rec: ApiRecord, res: TwinResponse, ids: IdMap, out: FieldDifference[]): void {
+function compareBody(
+  rec: ApiRecord,
+  res: TwinResponse,
+  ctx: IdContext,
+  collection: string | null,
+  out: FieldDifference[],
+): void {
+  const { ids, scopes } = ctx;
   const got = res.body;
   const exp = rec.response;
   if (exp.kind === "none") {
@@ -75,9 +82,10 @@ function compareBody(rec: ApiRecord, res: TwinResponse, ids: IdMap, out: FieldDi
     const writes = rec.method !== "GET" && rec.method !== "HEAD";
     const sent = writes ? sentValues(rec) : new Set<string>();
     // Generated UUIDs are paired before comparing; any other differing id is a real difference.
-    if (writes) ids.learn(exp.value, got.value, "generated", sent);
-    compareValues(exp.value, got.value, "body", ids, out);
-    if (writes) ids.learn(exp.value, got.value, "assigned", sent);
+    if (writes) ids.learn(exp.value, got.value, "generated", collection, scopes, sent);
+    const places = new Map(idPlaces(exp.value, collection, scopes).map((p) => [p.path, p.scope]));
+    compareValues(exp.value, got.value, "body", { ids, scopes: places }, out);
+    if (writes) ids.learn(exp.value, got.value, "assigned", collection, scopes, sent);
     return;
   }
   const text = rec.record.response?.body?.text ?? "";
@@ -95,16 +103,17 @@ export function runFidelity(input: {
   const { model, seed, heldout } = input;
   const max = input.maxDifferences ?? 20;
   const episode = createEpisode(model, seed, { episodeId: "fidelity" });
-  const ids = new IdMap();
+  const ids: IdContext = { ids: new IdMap(), scopes: new IdScopes(model), model };
   const results: FidelityResult[] = [];
   for (const rec of selectApiRecords(heldout).api) {
     const req = twinRequestFor(rec, ids);
-    const tool = matchRoute(model, req.method, req.path)?.route.endpoint.tool_name ?? NO_ROUTE;
+    const endpoint = matchRoute(model, req.method, req.path)?.route.endpoint;
+    const tool = endpoint?.tool_name ?? NO_ROUTE;
     const res = handleRequest(model, episode, req);
     const differences: FieldDifference[] = [];
     if (res.status !== rec.status)
       differences.push({ field: "status", expected: rec.status, got: res.status });
-    else compareBody(rec, res, ids, differences);
+    else compareBody(rec, res, ids, endpoint?.collection ?? null, differences);
     results.push({
       index: rec.index,
       tool,

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { fetch } from "undici";
 import { readBundle } from "../../src/bundle/bundle-reader.js";
 import type { Evidence, EvidenceRecord } from "../../src/evidence/evidence-schema.js";
-import { IdMap } from "../../src/fidelity/id-map.js";
+import { IdMap, IdScopes } from "../../src/fidelity/id-map.js";
+import { translateTarget } from "../../src/fidelity/twin-request.js";
 import { createTwinServer } from "../../src/serve/http/twin-http-server.js";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -145,7 +146,8 @@ export async function prismProxyCheck(
   const records = recordedApiRequests(evidence);
   // Ids the twin assigned where the app assigned others (a replayed create gets the twin's next id), so a later
   // request naming the app's id reaches the twin's entity, as the fidelity runner does.
-  const ids = new IdMap();
+  const ctx = { ids: new IdMap(), scopes: new IdScopes(bundle.model), model: bundle.model };
+  const ids = ctx.ids;
   const json = (text: string | undefined): unknown => {
     try {
       return text === undefined ? undefined : JSON.parse(text);
@@ -156,11 +158,9 @@ export async function prismProxyCheck(
   try {
     for (const r of records) {
       const url = new URL(r.request.url);
-      const path = url.pathname
-        .split("/")
-        .map((seg) => encodeURIComponent(ids.translateText(decodeURIComponent(seg))))
-        .join("/");
-      const query = new URLSearchParams([...url.searchParams].map(([k, v]) => [k, ids.translateText(v)]));
+      const t = translateTarget(r.request.method, url.pathname, [...url.searchParams], ctx);
+      const path = t.path;
+      const query = new URLSearchParams(t.query);
       const target = `${path}${query.size > 0 ? `?${query}` : ""}`;
       const headers: Record<string, string> = {};
       for (const h of r.request.headers) if (RESEND.test(h.name)) headers[h.name.toLowerCase()] = h.value;
@@ -168,7 +168,10 @@ export async function prismProxyCheck(
       if (r.request.body?.encoding === "base64") body = Buffer.from(r.request.body.text, "base64");
       else if (r.request.body) {
         const parsed = json(r.request.body.text);
-        body = parsed === undefined ? r.request.body.text : JSON.stringify(ids.translateJson(parsed));
+        body =
+          parsed === undefined
+            ? r.request.body.text
+            : JSON.stringify(ids.translateJson(parsed, t.collection, ctx.scopes));
       }
       const res = await fetch(prism.url + target, {
         method: r.request.method,
@@ -179,8 +182,8 @@ export async function prismProxyCheck(
       const answer = json(await res.text());
       const recorded = json(r.response?.body?.encoding === "utf8" ? r.response.body.text : undefined);
       if (r.request.method !== "GET" && recorded !== undefined && answer !== undefined) {
-        ids.learn(recorded, answer, "generated");
-        ids.learn(recorded, answer, "assigned");
+        ids.learn(recorded, answer, "generated", t.collection, ctx.scopes);
+        ids.learn(recorded, answer, "assigned", t.collection, ctx.scopes);
       }
       const found = res.headers.get("sl-violations");
       if (found) {

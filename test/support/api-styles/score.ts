@@ -5,7 +5,7 @@
  */
 import { learnModel } from "../../../src/bundle/learn-model.js";
 import type { Evidence } from "../../../src/evidence/evidence-schema.js";
-import { IdMap } from "../../../src/fidelity/id-map.js";
+import { IdMap, IdScopes } from "../../../src/fidelity/id-map.js";
 import { type FidelityReport, runFidelity } from "../../../src/fidelity/run-fidelity.js";
 import { twinRequestFor } from "../../../src/fidelity/twin-request.js";
 import { selectApiRecords } from "../../../src/learn/api-records.js";
@@ -41,7 +41,7 @@ function headerMisses(
   const out = new Set<number>();
   if (!style.headers) return out;
   const episode = createEpisode(learned.model, learned.seed, { episodeId: "headers" });
-  const ids = new IdMap();
+  const ids = { ids: new IdMap(), scopes: new IdScopes(learned.model), model: learned.model };
   const norm = (v: string | null) => v?.replaceAll(heldout.app_origin, "") ?? null;
   for (const rec of selectApiRecords(heldout).api) {
     const res = handleRequest(learned.model, episode, twinRequestFor(rec, ids));
