@@ -13,23 +13,41 @@ export function routeLabels(model: Model): string[] {
   return routeTable(model).map((r) => r.label);
 }
 
-/** The 404 for a request no route serves: every route and the nearest match. */
+/**
+ * The 404 for a request no route serves: every route and the nearest match. With `detail` the request matched a
+ * route the twin answers only by replay and this exact request was never recorded: a 501 (the app has the route; what
+ * it answers to this request is unknown), never a 404 a client would take for the app's own not-found.
+ */
 export function explainMiss(
   model: Model,
   req: TwinRequest,
   detail?: { reason: string; recorded: string[] },
 ): TwinResponse {
   const asked = `${req.method.toUpperCase()} ${req.path}`;
+  if (detail)
+    return explainedAnswer(
+      501,
+      {
+        error: "unrecorded_request",
+        message: `${asked} matches ${detail.reason}, but no answer was recorded for this exact request, and this route is answered only by replaying recorded requests: what the app answers to it is unknown; the recorded ones are listed in "recorded"`,
+        request: asked,
+        route: detail.reason,
+        recorded: detail.recorded,
+        hint: `Record this request in a scenario (or record ${detail.reason} so that a rule of the twin is confirmed), then rebuild.`,
+      },
+      "miss",
+      null,
+    );
   const nearest = nearestRoute(model, req.method, req.path)?.label ?? null;
-  const message = detail
-    ? `${asked} matches ${detail.reason}, but no answer was recorded for this exact request; the recorded ones are listed in "recorded"`
-    : nearest
-      ? `No route of this twin serves ${asked}. The nearest route is ${nearest}.`
-      : `No route of this twin serves ${asked}; the twin has no routes.`;
-  const value: Record<string, unknown> = { error: "no_route", message, request: asked, nearest };
-  if (detail) value.recorded = detail.recorded;
-  value.routes = routeLabels(model);
-  return explainedAnswer(404, value, "miss", null);
+  const message = nearest
+    ? `No route of this twin serves ${asked}. The nearest route is ${nearest}.`
+    : `No route of this twin serves ${asked}; the twin has no routes.`;
+  return explainedAnswer(
+    404,
+    { error: "no_route", message, request: asked, nearest, routes: routeLabels(model) },
+    "miss",
+    null,
+  );
 }
 
 /** An answer with a JSON body that says why the twin does not answer as the app would (a 404, 409 or 501). */

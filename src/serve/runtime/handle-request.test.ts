@@ -129,13 +129,20 @@ describe("handleRequest on the items model", () => {
   it("explains a replayed route asked with an unrecorded query", () => {
     const ep = createEpisode(model, ITEMS_SEED_STATE, { episodeId: "e1" });
     const miss = handleRequest(model, ep, req("GET", "/api/items/summary", { query: [["range", "day"]] }));
-    expect(miss.status).toBe(404);
-    expect((miss.body as { value: Record<string, unknown> }).value.message).toBe(
-      'GET /api/items/summary matches GET /api/items/summary, but no answer was recorded for this exact request; the recorded ones are listed in "recorded"',
+    // A 501, never a 404: the app has the route, and a client would take a 404 for its not-found.
+    expect(miss.status).toBe(501);
+    expect(miss.served_by).toBe("miss");
+    expect(miss.body).toEqual(
+      json({
+        error: "unrecorded_request",
+        message:
+          'GET /api/items/summary matches GET /api/items/summary, but no answer was recorded for this exact request, and this route is answered only by replaying recorded requests: what the app answers to it is unknown; the recorded ones are listed in "recorded"',
+        request: "GET /api/items/summary",
+        route: "GET /api/items/summary",
+        recorded: ["GET /api/items/summary?range=week&tz=UTC"],
+        hint: "Record this request in a scenario (or record GET /api/items/summary so that a rule of the twin is confirmed), then rebuild.",
+      }),
     );
-    expect((miss.body as { value: Record<string, unknown> }).value.recorded).toEqual([
-      "GET /api/items/summary?range=week&tz=UTC",
-    ]);
   });
 
   it("prefers a literal segment over a parameter", () => {
