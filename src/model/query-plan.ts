@@ -102,6 +102,14 @@ function matchPattern(
 const fieldFor = (known: Record<string, string>, name: string, sample: Entity[]) =>
   (Object.hasOwn(known, name) ? known[name] : undefined) ?? resolveField(name, sample)[0] ?? null;
 
+/**
+ * True for a filter whose syntax is a field's bare name (`status=draft`): no wrapper (`filter[…]`), no operator in the
+ * name (`views_gte`) or the value (`views=gte.150`), which are a filter language's own and speak for every field.
+ */
+export function bareNameFilter(rule: QueryRule & { kind: "filter" }): boolean {
+  return rule.path.length === 1 && "field" in rule.path[0]! && rule.value_op === undefined;
+}
+
 /** What one rule makes of one leaf, or null when it does not fit. */
 type Part =
   | { kind: "filter"; field: string; op: QueryOp; values: QueryScalar[] }
@@ -123,6 +131,9 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
     case "filter": {
       const m = matchPattern(rule.path, leaf.path);
       if (!m || m.name === null || rule.not_fields?.includes(m.name)) return null;
+      // A bare `name=value` syntax says nothing of names the recording never filtered by: many apps ignore a name
+      // they do not know (WordPress answers `pages?type=post` with every page), so only a confirmed name filters.
+      if (bareNameFilter(rule) && !Object.hasOwn(rule.fields, m.name)) return null;
       const field = fieldFor(rule.fields, m.name, sample);
       if (field === null) return null;
       let op: QueryOp | null = rule.op;
