@@ -39,7 +39,10 @@ describe("rules inside objects and strings", () => {
     expect(fields.title).toEqual({
       kind: "object",
       fields: [
-        { field: "rendered", rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } } },
+        {
+          field: "rendered",
+          rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "unlearned" } },
+        },
       ],
     });
     expect(fields.link).toEqual({
@@ -50,7 +53,7 @@ describe("rules inside objects and strings", () => {
     expect(fields.slug).toEqual({
       kind: "format",
       parts: [{ request: "/title", transform: "slug" }],
-      otherwise: { kind: "omit" },
+      otherwise: { kind: "unlearned" },
     });
     expect(fields._links).toEqual({
       kind: "object",
@@ -117,7 +120,7 @@ describe("rules inside objects and strings", () => {
     expect(fields.subject).toEqual({
       kind: "from_request",
       pointer: "/issue/subject",
-      otherwise: { kind: "omit" },
+      otherwise: { kind: "unlearned" },
     });
   });
 
