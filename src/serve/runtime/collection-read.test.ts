@@ -13,7 +13,7 @@ const rules: QueryRule[] = [
     op_tokens: {},
     op_prefix: null,
     list_separator: ",",
-    fields: {},
+    fields: { status: "status" },
     explain: "",
   },
   {
