@@ -113,6 +113,7 @@ export class CollectionState {
     }
     this.entities.set(id, e);
     this.lastKnown.set(id, e);
+    this.unknownFields.delete(id);
   }
 
   /** Removes an entity (an item read answered 404, or a full list left it out). */
@@ -120,6 +121,7 @@ export class CollectionState {
     const e = this.entities.get(id);
     if (!e) return;
     this.entities.delete(id);
+    this.unknownFields.delete(id);
     const order = this.scopes.get(this.scopeOf(e));
     const at = order ? order.indexOf(id) : -1;
     if (order && at >= 0) order.splice(at, 1);
@@ -160,6 +162,7 @@ export class CollectionState {
     const gone = missing.filter((id) => !hiddenNow.includes(id));
     for (const id of gone) {
       this.entities.delete(id);
+      this.unknownFields.delete(id);
       this.hidden.delete(id);
     }
     for (const id of ids) this.hidden.delete(id);
@@ -172,6 +175,7 @@ export class CollectionState {
       const old = this.entities.get(id);
       if (old && this.scopeOf(old) !== scope) this.remove(id);
       const merged = this.fromList(e, id);
+      this.unknownFields.delete(id);
       this.entities.set(id, merged);
       this.lastKnown.set(id, merged);
     }
@@ -213,12 +217,39 @@ export class CollectionState {
   }
 
   /**
-   * Takes in an entity a query read answered: a known one is refreshed with the fields the answer holds (a projected
-   * answer never writes its shape back; a whole one adds the scalar fields it gained), an unknown one joins the end of its scope when it is whole (it holds every
-   * field the known entities all hold), as a hidden one: the plain list did not show it, and the fields it differs in
-   * from every listed entity's shared values are the default filter's (see `hiddenByDefault`).
+   * Entities the state holds from a read that did not show all of their fields (a projection, a filtered list's
+   * entity lacking a field every other entity holds), by id: the fields it may lack. Its item read is then an
+   * explained miss (`unknown_fields`), never the not-found. A later whole read (plain list, plain item read) clears it.
    */
-  noteFromQuery(scope: string, e: Entity): void {
+  readonly unknownFields = new Map<string, string[]>();
+
+  /** Up to 200 entities the state holds whole (no unknown fields): what an entity's whole shape is judged against. */
+  private wholeKnown(): Entity[] {
+    const out: Entity[] = [];
+    for (const [id, e] of this.entities) {
+      if (this.unknownFields.has(id)) continue;
+      out.push(e);
+      if (out.length >= 200) break;
+    }
+    return out;
+  }
+
+  /**
+   * Takes in an entity a query read answered: a known one is refreshed with the fields the answer holds (a projected
+   * answer never writes its shape back; a whole one adds the scalar fields it gained), an unknown one joins the end
+   * of its scope as a hidden one: the plain list did not show it, and the fields it differs in from every listed
+   * entity's shared values are the default filter's (see `hiddenByDefault`). It is whole when it holds every field
+   * the known entities all hold, but for `optional` ones (fields the same answer shows on some entities and not on
+   * others: the app leaves them out per entity, as Redmine does a null `assigned_to`); else it joins with the fields
+   * it lacks unknown (`unknownFields`). With no entity known yet, a list answer is the collection's list shape, as a
+   * plain list's is, unless `projected` (the read named the fields it shows): then nothing tells what it lacks.
+   */
+  noteFromQuery(
+    scope: string,
+    e: Entity,
+    optional: ReadonlySet<string> = new Set(),
+    projected = false,
+  ): void {
     const id = this.idOf(e);
     if (id === null) return;
     const old = this.entities.get(id);
@@ -232,16 +263,48 @@ export class CollectionState {
           if (!(k in old) && (v === null || typeof v !== "object")) merged[k] = v;
       this.entities.set(id, merged);
       this.lastKnown.set(id, merged);
+      // A field the answer shows on other entities and not on this one, in no projection, is one it lacks: known.
+      const lacking = this.unknownFields.get(id)?.filter((k) => !(k in e) && (projected || !optional.has(k)));
+      // A field it was not known to hold, one every whole entity holds (no expansion's), is taken in.
+      for (const k of this.unknownFields.get(id) ?? []) if (k in e) merged[k] = e[k];
+      if (lacking !== undefined && lacking.length === 0) this.unknownFields.delete(id);
+      else if (lacking !== undefined) this.unknownFields.set(id, lacking);
       return;
     }
-    const known = [...this.entities.values()].slice(0, 20);
+    const known = this.wholeKnown();
+    if (known.length === 0 && projected) return;
     const core = Object.keys(known[0] ?? {}).filter((f) => known.every((x) => f in x));
-    if (known.length === 0 || !core.every((f) => f in e)) return;
+    const lacks = core.filter((f) => !(f in e) && !optional.has(f));
+    this.join(scope, id, e, lacks);
+  }
+
+  /**
+   * Takes in an entity an item read with a query showed (`?include=journals`, `?_fields=id,title`), when the state
+   * does not hold it: it exists, with the fields every whole entity of the collection holds or some holds (an
+   * expansion's key, one no entity held, is never written into it); those every whole entity holds that it lacks
+   * are unknown. Refused (false) when no whole entity is known: nothing tells its shape from an expansion.
+   */
+  noteFromItemQuery(scope: string, e: Entity): boolean {
+    const id = this.idOf(e);
+    if (id === null || this.entities.has(id)) return false;
+    const known = this.wholeKnown();
+    if (known.length === 0) return false;
+    const some = new Set(known.flatMap((x) => Object.keys(x)));
+    const shown: Entity = {};
+    for (const [k, v] of Object.entries(e)) if (some.has(k)) shown[k] = v;
+    const lacks = [...some].filter((f) => known.every((x) => f in x) && !(f in shown));
+    this.join(scope, id, shown, lacks);
+    return true;
+  }
+
+  /** An entity no read before showed joins the end of its scope as a hidden one, with the fields it may lack. */
+  private join(scope: string, id: string, e: Entity, lacks: string[]): void {
     const seenBefore = this.everSeen.has(id);
     this.noteId(e[this.col.idField]);
     this.noteInts(scope, e);
     this.entities.set(id, e);
     this.lastKnown.set(id, e);
+    if (lacks.length > 0) this.unknownFields.set(id, lacks);
     const order = this.scopes.get(scope) ?? [];
     order.push(id);
     this.scopes.set(scope, order);

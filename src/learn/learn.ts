@@ -55,6 +55,7 @@ import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons.js";
+import { shownEntities, staleReads } from "./stale-replays.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
@@ -241,6 +242,11 @@ function collectionStates(walk: WalkResult) {
       ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
       : [];
     if (projections.length > 0) m.collection.item_projections = projections;
+    const partial = [...st.unknownFields]
+      .filter(([id]) => st.entities.has(id))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (partial.length > 0)
+      m.collection.unknown_fields = Object.fromEntries(partial.map(([id, f]) => [id, [...f].sort()]));
     const { explain, ...rest } = m.collection;
     // The scope the twin keeps for entities that name no parent is never shown (collections.ts `impliedScope`).
     const implied = st.col.parent?.implied ? [`/${st.col.parent.field}`] : [];
@@ -270,14 +276,26 @@ function replayedReads(
   stateServed: Set<Observation>,
   signIns: Map<EndpointGroup, SignInKey>,
   embeds: Map<Observation, FoundEmbed[]>,
+  writes: WriteObservation[],
+  at: ReadonlyMap<Observation, number>,
+  states: ReadonlyMap<string, CollectionState>,
 ) {
   const stateGroups = new Set(found.flatMap((c) => (c.item ? [c.list, c.item] : [c.list])));
   // A keyed sign-in also replays the app's refusals: the answer to a user the recording never signed in.
-  const reads = ordered.filter((o) =>
+  const all = ordered.filter((o) =>
     signIns.has(o.endpoint)
       ? signedIn(o) || signIns.get(o.endpoint)!.refusals.includes(o)
       : !isWriteMethod(o.method) && !(stateGroups.has(o.endpoint) && stateServed.has(o)),
   );
+  // A read a later recorded write made out of date is no answer of the state a fresh twin starts from.
+  const candidates = all.filter((o) => !signIns.has(o.endpoint));
+  const gone = (collection: string, id: string) => {
+    const st = states.get(collection);
+    return st !== undefined && st.lastKnown.has(id) && !st.entities.has(id);
+  };
+  const shown = (o: Observation) => shownEntities(o, found, embeds.get(o) ?? []);
+  const stale = staleReads(candidates, shown, writes, at, gone);
+  const reads = all.filter((o) => !stale.has(o));
   const replays = buildReplays(reads, (o) => {
     const key = signIns.get(o.endpoint);
     return key ? signInMatch(key, o) : undefined;
@@ -595,6 +613,9 @@ export function learn(
         stateServed,
         signIns,
         walk.embeds,
+        walk.writes,
+        new Map(ordered.map((o, i) => [o, i])),
+        walk.states,
       ),
     ),
     clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },

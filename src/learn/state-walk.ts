@@ -7,7 +7,7 @@
  */
 import { countOf } from "../model/count-read.js";
 import type { Entity } from "../model/model-schema.js";
-import { queryLeaves } from "../model/query-language.js";
+import { leafValues, queryLeaves } from "../model/query-language.js";
 import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
 import { CollectionState } from "./collection-state.js";
@@ -154,6 +154,28 @@ function takeReady(
   if (later.length > 0) waiting.set(key, later);
   else waiting.delete(key);
   return ready;
+}
+
+/**
+ * The fields a list answer shows on some of its entities and not on others: the app leaves them out per entity (a
+ * null `assigned_to`), so an entity lacking one is still whole. None when the answer shows one entity.
+ */
+export function unevenKeys(entities: Entity[]): Set<string> {
+  const all = new Set(entities.flatMap((e) => Object.keys(e)));
+  return new Set([...all].filter((k) => !entities.every((e) => k in e)));
+}
+
+/**
+ * True when a parameter of the read names every field its answer's entities show (`_fields=id,title,tags`): the
+ * answer is a projection, no entity's whole shape.
+ */
+export function namesItsFields(query: [string, string][], entities: Entity[]): boolean {
+  if (entities.length === 0) return false;
+  const keys = new Set(entities.flatMap((e) => Object.keys(e)));
+  return query.some(([, v]) => {
+    const named = new Set(leafValues(v, ",").map(String));
+    return [...keys].every((k) => named.has(k));
+  });
 }
 
 /** The scope a create writes into: its parent path param (nested), else the answer's parent field, else "". */
@@ -544,9 +566,11 @@ class Walk {
       totalKey && isObject(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
     // A query is judged only against a scope whose whole list the recording showed before it.
     if (st.listedScopes.has(scope)) this.queries.set(o, queryRead(st, scope, o, got.entities, total));
+    const optional = unevenKeys(got.entities);
+    const projected = namesItsFields(o.query, got.entities);
     for (const e of got.entities) {
       const id = st.idOf(e);
-      if (id !== null) st.noteFromQuery(scope, e);
+      if (id !== null) st.noteFromQuery(scope, e, optional, projected);
       if (id !== null) this.sighting(st, id, e, o);
     }
   }
@@ -559,6 +583,13 @@ class Walk {
       this.sighting(st, id, null, o);
     } else if (ok(o) && o.query.length > 0) {
       this.itemQueries.set(o, st.entities.get(id) ?? null);
+      // An entity no read before showed exists: it joins with the fields every whole entity holds that it shows
+      // (never a projected or expanded shape written into a known one).
+      const shown = st.entities.has(id) ? null : itemEntity(body, st.col.itemEnvelope);
+      if (shown) {
+        const e = withScope(st, o, shown);
+        if (st.noteFromItemQuery(st.scopeOf(e), e)) this.sighting(st, st.idOf(e) ?? id, e, o);
+      }
     } else if (ok(o) && o.query.length === 0) {
       // An item read with a query (a format, a projection, an expansion) may show another shape of the entity:
       // it is replayed, and never written back into the state.

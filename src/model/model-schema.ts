@@ -313,6 +313,12 @@ export const CollectionSchema = z.strictObject({
       item_values: z.array(z.string()).optional(),
     })
     .optional(),
+  /**
+   * Entities the seed holds from reads that did not show all their fields (a projection, an item read with a query),
+   * by id: the fields each may lack. Its item read is an explained miss (`unknown_fields`), never the not-found.
+   * Absent when none (so older models read).
+   */
+  unknown_fields: z.record(z.string(), z.array(z.string())).optional(),
   /** Other fields an item path may name an entity by (`/projects/website` for `identifier`), tried after `id_field`. Absent when none (so older models read). */
   alt_id_fields: z.array(z.string()).optional(),
   id_kind: z.enum(["int", "uuid", "string"]),
