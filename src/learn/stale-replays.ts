@@ -22,7 +22,8 @@ export interface ShownEntity {
 
 /**
  * The entities a read's answer shows: its own collection's (a list read's entities, an item read's entity) and
- * those of other collections its answer embeds (`embedded-reads.ts`).
+ * those of other collections its answer embeds (`embedded-reads.ts`) but exactly as the state held them (a confirmed
+ * embed, which serve rebuilds from the state).
  */
 export function shownEntities(
   o: Observation,
@@ -43,7 +44,9 @@ export function shownEntities(
       for (const e of listed?.entities ?? []) add(c.name, c.idField, e);
     } else if (c.item && o.endpoint === c.item) add(c.name, c.idField, itemEntity(body, c.itemEnvelope));
   }
+  // An embed that held exactly what the state held is rebuilt from the state (embedded-reads.ts): not judged here.
   for (const em of embeds) {
+    if (em.exact) continue;
     const at = readPointer(body, em.pointer);
     if (em.kind === "entity" && em.id !== undefined)
       out.push({ collection: em.collection, id: em.id, shown: isObject(at) ? (at as Entity) : null });
