@@ -49,7 +49,7 @@ describe("item reads of entities only a list showed", () => {
     const a = handleRequest(model, ep, send("GET", "/api/files/docs/a.md"));
     expect([a.status, a.served_by, body(a)["error"]]).toEqual([501, "miss", "unknown_fields"]);
     expect(body(a)["message"]).toBe(
-      'get_files_by_id: the recording showed "docs/a.md" only in lists, which leave out or give null "content"; an item read shows it, and the twin does not know its value for this entity',
+      'get_files_by_id: the recording showed "docs/a.md" only in lists or in reads with a query, which leave out or give null "content"; an item read shows it, and the twin does not know its value for this entity',
     );
     // Read in training, or written in the episode: known.
     expect(body(handleRequest(model, ep, send("GET", "/api/files/readme.md")))["content"]).toBe("# Hi");

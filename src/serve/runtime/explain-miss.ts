@@ -118,14 +118,14 @@ function requestParts(rule: WriteRule["fields"][number]["rule"]): string[] {
   return rule.kind === "format" ? rule.parts.flatMap((p) => ("request" in p ? [p.request] : [])) : [];
 }
 
-/** The 501 for an item read of an entity only lists showed: the fields item reads show were never recorded for it. */
+/** The 501 for an item read of an entity only lists (or reads with a query) showed: the fields item reads show were never recorded for it. */
 export function explainUnknownFields(tool: string, id: string, fields: string[]): TwinResponse {
   const names = fields.map((f) => JSON.stringify(f)).join(", ");
   return explainedAnswer(
     501,
     {
       error: "unknown_fields",
-      message: `${tool}: the recording showed ${JSON.stringify(id)} only in lists, which leave out or give null ${names}; an item read shows ${fields.length === 1 ? "it" : "them"}, and the twin does not know ${fields.length === 1 ? "its value" : "their values"} for this entity`,
+      message: `${tool}: the recording showed ${JSON.stringify(id)} only in lists or in reads with a query, which leave out or give null ${names}; an item read shows ${fields.length === 1 ? "it" : "them"}, and the twin does not know ${fields.length === 1 ? "its value" : "their values"} for this entity`,
       hint: `Record an item read of ${JSON.stringify(id)} (or a write that sets ${names}), then rebuild the bundle.`,
       id,
       fields,
