@@ -79,7 +79,7 @@ describe("learning the boards app", () => {
     const rule = (name: string) => model.write_rules.find((r) => r.tool_name === name)!;
     expect(rule("post_boards").fields).toEqual([
       { field: "id", rule: { kind: "uuid" } },
-      { field: "name", rule: { kind: "from_request", pointer: "/name", otherwise: { kind: "unlearned" } } },
+      { field: "name", rule: { kind: "from_request", pointer: "/name", otherwise: { kind: "omit" } } },
       { field: "createdAt", rule: { kind: "clock", format: "epoch_ms" } },
       { field: "updatedAt", rule: { kind: "clock", format: "epoch_ms" } },
     ]);

@@ -69,7 +69,7 @@ describe("learning the items app", () => {
     expect(create.response).toEqual({ kind: "entity" });
     expect(create.fields).toEqual([
       { field: "id", rule: { kind: "id_sequence", start: 8, step: 1 } },
-      { field: "title", rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "unlearned" } } },
+      { field: "title", rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } } },
       {
         field: "done",
         rule: { kind: "from_request", pointer: "/done", otherwise: { kind: "constant", value: false } },
@@ -78,7 +78,7 @@ describe("learning the items app", () => {
       { field: "updated_at", rule: { kind: "clock", format: "iso" } },
     ]);
     expect(create.explain).toBe(
-      "POST /api/items creates one item and answers 201 with the entity (id: the next integer id (from 8, step 1), after the highest ever seen; title: taken from the request body at /title, or an explained miss when the request has none (every recorded create sent it); done: taken from the request body at /done, or false when the request has none; created_at: the episode clock, as an ISO 8601 time; updated_at: the episode clock, as an ISO 8601 time).",
+      "POST /api/items creates one item and answers 201 with the entity (id: the next integer id (from 8, step 1), after the highest ever seen; title: taken from the request body at /title; done: taken from the request body at /done, or false when the request has none; created_at: the episode clock, as an ISO 8601 time; updated_at: the episode clock, as an ISO 8601 time).",
     );
   });
 

@@ -28,13 +28,7 @@ export function explainRule(rule: FieldRule, field?: string): string {
         const at = key === field ? "" : ` at ${rule.pointer}`;
         const o = rule.otherwise;
         const otherwise =
-          o.kind === "keep"
-            ? "kept"
-            : o.kind === "omit"
-              ? "left out"
-              : o.kind === "unlearned"
-                ? "unlearned (every recorded create sent it)"
-                : JSON.stringify(o.value);
+          o.kind === "keep" ? "kept" : o.kind === "omit" ? "left out" : JSON.stringify(o.value);
         return `from the request${at} when sent (settable: ${rule.settable_by} sets it), else ${otherwise}`;
       }
       return `taken from the request body at ${rule.pointer}${otherwiseText(rule.otherwise)}`;
@@ -107,9 +101,7 @@ function otherwiseText(o: Extract<FieldRule, { kind: "from_request" }>["otherwis
     ? `, or ${JSON.stringify(o.value)} when the request has none`
     : o.kind === "keep"
       ? ", or kept as it was when the request has none"
-      : o.kind === "unlearned"
-        ? ", or an explained miss when the request has none (every recorded create sent it)"
-        : "";
+      : "";
 }
 
 /** The sentence explaining a served write. */

@@ -706,14 +706,8 @@ function inferStructure(
 
 type Otherwise = Extract<FieldRule, { kind: "from_request" }>["otherwise"];
 
-/**
- * What a rule reading the request gives when a request lacks its input. Every recorded write sent it: an update keeps
- * the old value (an update never recorded without it changes nothing else), while for a create the recording does
- * not tell what the app writes then (a default, null, nothing), so `unlearned` (see learn.ts `untouchedDefaults` for
- * the default the seed confirms).
- */
 function fallback(absent: ({ cands: Cands } | null | undefined)[], create: boolean): Otherwise | null {
-  if (absent.length === 0) return create ? { kind: "unlearned" } : { kind: "keep" };
+  if (absent.length === 0) return create ? { kind: "omit" } : { kind: "keep" };
   if (absent.every((p) => !p)) return { kind: "omit" };
   if (absent.some((p) => !p)) return null;
   if (!create && absent.every((p) => p!.cands.has(json({ kind: "keep" })))) return { kind: "keep" };

@@ -44,7 +44,7 @@ describe("lookups into the collection an entity names", () => {
       fields: [
         {
           field: "id",
-          rule: { kind: "from_request", pointer: "/issue/project_id", otherwise: { kind: "unlearned" } },
+          rule: { kind: "from_request", pointer: "/issue/project_id", otherwise: { kind: "omit" } },
         },
         {
           field: "name",
@@ -234,7 +234,7 @@ describe("lookups into the collection an entity names", () => {
         fields: [
           {
             field: "id",
-            rule: { kind: "from_request", pointer: "/ticket/project_id", otherwise: { kind: "unlearned" } },
+            rule: { kind: "from_request", pointer: "/ticket/project_id", otherwise: { kind: "omit" } },
           },
         ],
       });

@@ -39,10 +39,7 @@ describe("rules inside objects and strings", () => {
     expect(fields.title).toEqual({
       kind: "object",
       fields: [
-        {
-          field: "rendered",
-          rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "unlearned" } },
-        },
+        { field: "rendered", rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } } },
       ],
     });
     expect(fields.link).toEqual({
@@ -53,7 +50,7 @@ describe("rules inside objects and strings", () => {
     expect(fields.slug).toEqual({
       kind: "format",
       parts: [{ request: "/title", transform: "slug" }],
-      otherwise: { kind: "unlearned" },
+      otherwise: { kind: "omit" },
     });
     expect(fields._links).toEqual({
       kind: "object",
@@ -120,7 +117,7 @@ describe("rules inside objects and strings", () => {
     expect(fields.subject).toEqual({
       kind: "from_request",
       pointer: "/issue/subject",
-      otherwise: { kind: "unlearned" },
+      otherwise: { kind: "omit" },
     });
   });
 

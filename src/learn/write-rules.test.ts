@@ -29,7 +29,7 @@ describe("write rules", () => {
     );
     expect(fields).toEqual({
       id: { kind: "id_sequence", start: 4, step: 1 },
-      title: { kind: "from_request", pointer: "/title", otherwise: { kind: "unlearned" } },
+      title: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } },
       done: { kind: "constant", value: false },
       rank: { kind: "copy", from: "id" },
       at: { kind: "clock", format: "iso" },
@@ -77,7 +77,7 @@ describe("write rules", () => {
     expect(fields).toEqual({
       uid: { kind: "uuid" },
       groupId: { kind: "path_param", name: "group_id" },
-      name: { kind: "from_request", pointer: "/name", otherwise: { kind: "unlearned" } },
+      name: { kind: "from_request", pointer: "/name", otherwise: { kind: "omit" } },
       joined: { kind: "clock", format: "epoch_s" },
     });
   });
@@ -95,20 +95,12 @@ describe("write rules", () => {
       ],
       "post_things",
     );
-    expect(fields["100%"]).toEqual({
-      kind: "from_request",
-      pointer: "/100%",
-      otherwise: { kind: "unlearned" },
-    });
-    expect(fields["a%20b"]).toEqual({
-      kind: "from_request",
-      pointer: "/a%20b",
-      otherwise: { kind: "unlearned" },
-    });
+    expect(fields["100%"]).toEqual({ kind: "from_request", pointer: "/100%", otherwise: { kind: "omit" } });
+    expect(fields["a%20b"]).toEqual({ kind: "from_request", pointer: "/a%20b", otherwise: { kind: "omit" } });
     expect(fields["a/b~c"]).toEqual({
       kind: "from_request",
       pointer: "/a~1b~0c",
-      otherwise: { kind: "unlearned" },
+      otherwise: { kind: "omit" },
     });
   });
 
@@ -191,12 +183,12 @@ describe("write rules", () => {
       });
     });
 
-    it("stays unlearned where the untouched entities hold two empty values, only false or 0 beside other values, or one lacks the field", () => {
+    it("stays left out where the untouched entities hold two empty values, only false or 0 beside other values, or one lacks the field", () => {
       const two = [seed[0]!, seed[1]!, { ...seed[2]!, note: null }];
       expect(fieldsOf(specs(two), "post_things").note).toEqual({
         kind: "from_request",
         pointer: "/note",
-        otherwise: { kind: "unlearned" },
+        otherwise: { kind: "omit" },
       });
       // false and 0 are values a user set (a todo not done), not the absence of one.
       const flags = [
@@ -204,10 +196,10 @@ describe("write rules", () => {
         { ...seed[1]!, note: false },
         { ...seed[2]!, note: false },
       ];
-      expect(fieldsOf(specs(flags), "post_things").note).toMatchObject({ otherwise: { kind: "unlearned" } });
+      expect(fieldsOf(specs(flags), "post_things").note).toMatchObject({ otherwise: { kind: "omit" } });
       const { note: _, ...bare } = seed[2]!;
       expect(fieldsOf(specs([seed[0]!, seed[1]!, bare]), "post_things").note).toMatchObject({
-        otherwise: { kind: "unlearned" },
+        otherwise: { kind: "omit" },
       });
     });
   });

@@ -581,16 +581,11 @@ export const CollectionSchema = z.strictObject({
   explain: z.string(),
 });
 
-/**
- * When the request lacks what a rule reads from it: a constant, keep the old value, leave the field out, or
- * `unlearned`: every recorded create sent it and nothing showed the app's value without it, so such a write is an
- * explained miss.
- */
+/** When the request lacks what a rule reads from it: a constant, keep the old value, or leave the field out. */
 export const OtherwiseSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
   z.strictObject({ kind: z.literal("keep") }),
   z.strictObject({ kind: z.literal("omit") }),
-  z.strictObject({ kind: z.literal("unlearned") }),
 ]);
 
 /** A value transform a `format` part applies: `slug` is lower case, runs of anything but letters and digits `-`. */

@@ -254,12 +254,7 @@ function createSets(
     if (pointer === null || sets.some((x) => x.pointer === pointer)) continue;
     const name = keyOfPointer(pointer);
     const otherwise = (f.rule as { otherwise?: { kind: string } }).otherwise?.kind;
-    if (
-      schema.required.length > 0
-        ? !schema.required.includes(name)
-        : otherwise !== "omit" && otherwise !== "unlearned"
-    )
-      continue;
+    if (schema.required.length > 0 ? !schema.required.includes(name) : otherwise !== "omit") continue;
     const info = view.fields.find((x) => x.pointer === pointerOf(f.field));
     const value = info ? newValue(info, undefined, 0) : valueOfType(schema.properties[name], sets.length);
     if (value === undefined) missing.push(f.field);

@@ -32,8 +32,7 @@ export interface RuleContext {
    * it sent (canonical JSON, or null for nothing) and what the recording sent (`cases`: a `cases` rule's key, whose
    * recorded values each have their own rule). The write is then refused.
    */
-  /** `unsent`: the field a request lacking `pointer` leaves unknown (every recorded create sent it). */
-  unrecorded?: { pointer: string; sent: string | null; recorded: string[]; cases?: true; unsent?: string }[];
+  unrecorded?: { pointer: string; sent: string | null; recorded: string[]; cases?: true }[];
 }
 
 const ABSENT = Symbol("absent");
@@ -86,14 +85,8 @@ export function formatClock(ms: number, rule: Omit<ClockRule, "kind">): string |
 
 type Otherwise = Extract<FieldRule, { kind: "from_request" }>["otherwise"];
 
-/** The value when the request lacks `pointer`; an `unlearned` one notes the write as an explained miss. */
-function otherwise(o: Otherwise, old: unknown, ctx: RuleContext, pointer: string, field: string): unknown {
+function otherwise(o: Otherwise, old: unknown): unknown {
   if (o.kind === "constant") return copyOf(o.value);
-  if (o.kind === "unlearned") {
-    if (!ctx.unrecorded?.some((u) => u.pointer === pointer))
-      ctx.unrecorded?.push({ pointer, sent: null, recorded: [], unsent: field });
-    return ABSENT;
-  }
   return o.kind === "keep" && old !== ABSENT ? copyOf(old) : ABSENT;
 }
 
@@ -115,12 +108,11 @@ function highestPresent(ctx: RuleContext): number | null {
   return max;
 }
 
-/** The value of `rule` for the field at `path` (display path, `content.raw`) of the entity being built. */
-function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown, path: string): unknown {
+function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
   switch (rule.kind) {
     case "from_request": {
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
-      return v !== undefined ? copyOf(v) : otherwise(rule.otherwise, old, ctx, rule.pointer, path);
+      return v !== undefined ? copyOf(v) : otherwise(rule.otherwise, old);
     }
     case "id_sequence": {
       if (rule.after === "present") {
@@ -153,29 +145,24 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown, path: string)
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
       const n =
         typeof v === "string" ? new TextEncoder().encode(v).length : Array.isArray(v) ? v.length : null;
-      return n !== null ? n : otherwise(rule.otherwise, old, ctx, rule.pointer, path);
+      return n !== null ? n : otherwise(rule.otherwise, old);
     }
     case "redacted":
       return rule.marker;
     case "object": {
       const out: Record<string, unknown> = {};
       for (const f of rule.fields) {
-        const v = evaluate(f.rule, ctx, child(old, f.field), `${path}.${f.field}`);
+        const v = evaluate(f.rule, ctx, child(old, f.field));
         if (v !== ABSENT) out[f.field] = v;
       }
       return out;
     }
     case "array":
-      return rule.items
-        .map((r, i) => evaluate(r, ctx, child(old, String(i)), `${path}.${i}`))
-        .filter((v) => v !== ABSENT);
+      return rule.items.map((r, i) => evaluate(r, ctx, child(old, String(i)))).filter((v) => v !== ABSENT);
     case "format": {
       const body = bodyObject(ctx.body);
-      const missing = rule.parts.find(
-        (p): p is Extract<typeof p, { request: string }> =>
-          "request" in p && readPointer(body, p.request) === undefined,
-      );
-      return missing ? otherwise(rule.otherwise, old, ctx, missing.request, path) : new Deferred(rule);
+      const missing = rule.parts.some((p) => "request" in p && readPointer(body, p.request) === undefined);
+      return missing ? otherwise(rule.otherwise, old) : new Deferred(rule);
     }
     case "copy":
     case "lookup":
@@ -185,7 +172,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown, path: string)
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
       const sent = v === undefined ? null : canonicalJsonCompact(v);
       const match = rule.cases.find((c) => c.value === sent);
-      if (match) return evaluate(match.rule, ctx, old, path);
+      if (match) return evaluate(match.rule, ctx, old);
       if (!ctx.unrecorded?.some((u) => u.pointer === rule.pointer))
         ctx.unrecorded?.push({
           pointer: rule.pointer,
@@ -305,7 +292,7 @@ export function applyFieldRules(
   mergeOld: boolean,
 ): Entity {
   const values = new Map<string, unknown>();
-  for (const { field, rule } of fields) values.set(field, evaluate(rule, ctx, child(ctx.old, field), field));
+  for (const { field, rule } of fields) values.set(field, evaluate(rule, ctx, child(ctx.old, field)));
   const out: Entity = {};
   const order = [...Object.keys(ctx.old ?? {}), ...fields.map((f) => f.field)];
   for (const key of order) {

@@ -289,12 +289,8 @@ export function applyWrite(
   const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
   const built = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
   const entity = inRoot(c, built);
-  const noId =
-    (rule.kind === "create" || creates) && (entity[c.id_field] === undefined || entity[c.id_field] === null);
   // A value the app looked up by a reference the recording never sent: never the recorded one passed off as it.
-  // (A create that also built no id says that first, when what it lacks is only unsent fields: the id is the
-  // request's first unknown.)
-  if (unrecorded.length > 0 && !(noId && unrecorded.every((u) => u.unsent !== undefined))) {
+  if (unrecorded.length > 0) {
     episode.clock_ms = before.clock;
     episode.id_sequences = before.sequences;
     return explainUnrecordedReference(rule.tool_name, unrecorded[0]!);

@@ -179,22 +179,8 @@ export function explainUnlistedScope(endpoint: Endpoint, collection: string, sco
 /** The 501 for a write naming a reference the recording never sent, where the app answers a value it looked up by it. */
 export function explainUnrecordedReference(
   tool: string,
-  u: { pointer: string; sent: string | null; recorded: string[]; cases?: true; unsent?: string },
+  u: { pointer: string; sent: string | null; recorded: string[]; cases?: true },
 ): TwinResponse {
-  if (u.unsent)
-    return explainedAnswer(
-      501,
-      {
-        error: "unlearned_value",
-        message: `${tool} writes "${u.unsent}" from the request's ${u.pointer}; every recorded create sent it and this request does not, and nothing recorded shows what the app writes for "${u.unsent}" without it (a default, null, nothing), so the twin does not guess`,
-        field: u.unsent,
-        pointer: u.pointer,
-        recorded: [],
-        hint: `Record ${tool} once without ${u.pointer}, followed by a read of the entity it created, then rebuild the bundle.`,
-      },
-      "miss",
-      tool,
-    );
   const recorded = [...u.recorded, ...(u.recorded.length === 0 ? ["nothing"] : [])].join(", ");
   // The value sent is quoted only where it cannot be a credential (a name or value that looks like one is masked).
   const key = u.pointer.split("/").at(-1) ?? "";
