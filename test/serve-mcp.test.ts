@@ -110,7 +110,7 @@ describe("twin MCP server (in memory)", () => {
     const client = await inMemoryClient("m3");
     const miss = await client.callTool({ name: "get_items_summary", arguments: {} });
     expect(miss.isError).toBe(true);
-    expect(miss.structuredContent).toMatchObject({ status: 404 });
+    expect(miss.structuredContent).toMatchObject({ status: 501 });
     const bad = await client.callTool({ name: "patch_items_by_id", arguments: { nope: 1 } });
     expect(bad.isError).toBe(true);
     expect((bad.content as { text: string }[])[0]!.text).toBe(
