@@ -73,6 +73,11 @@ export class IdScopes {
     return isIdKey(key) ? `key:${stem}` : null;
   }
 
+  /** The scope of a request's field or query value at `key`: the collection it names, `id` the request's own. */
+  ofRequestKey(key: string, collection: string | null): string | null {
+    return this.ofKey(key) ?? (key === "id" ? collection : null);
+  }
+
   /** The scope of the path segment at `index` of a request matching `template` (its literal prefix's item route). */
   ofSegment(templateSegments: readonly string[], index: number): string | null {
     return this.#byPrefix.get(templateSegments.slice(0, index).join("/")) ?? null;

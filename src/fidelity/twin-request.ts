@@ -28,10 +28,10 @@ function body(rec: ApiRecord, ctx: IdContext, collection: string | null): TwinRe
     case "form":
       return {
         kind: "form",
-        fields: [...new URLSearchParams(raw?.text ?? "")].map(([k, v]): [string, string] => [
-          k,
-          scopes.ofKey(k) !== null || k === "id" ? ids.translateText(scopes.ofKey(k) ?? collection, v) : v,
-        ]),
+        fields: [...new URLSearchParams(raw?.text ?? "")].map(([k, v]): [string, string] => {
+          const scope = scopes.ofRequestKey(k, collection);
+          return [k, scope === null ? v : ids.translateText(scope, v)];
+        }),
       };
     default:
       return raw === null ? null : { kind: "text", text: raw.text };
@@ -69,7 +69,7 @@ export function translateTarget(
     path,
     query: query.map(([k, v]): [string, string] => [
       k,
-      ids.translateText(scopes.ofKey(k) ?? (k === "id" ? collection : null), v),
+      ids.translateText(scopes.ofRequestKey(k, collection), v),
     ]),
     collection,
   };
