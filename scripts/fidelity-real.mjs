@@ -14,6 +14,9 @@
 // --port-base  run app i on N+i (wordpress 1, redmine 2, jupyter 3, loopback-todo 4, its geocoder stub 14),
 //              so several people can run the lab at once; default: each app's own port (3201..3204).
 // --write-fixtures  copy the two recordings to test/fixtures/real/<app>/{train,heldout}.evidence.json.
+// --suite NAME  record examples/real/<app>.NAME-train/-heldout.scenario.json instead (e.g. `review`: a
+//               new user's scenarios over endpoints the main pair never covers; only apps that have them),
+//               written by --write-fixtures as <app>/NAME-{train,heldout}.evidence.json.
 // --keep DIR   keep the recordings, bundles and fidelity reports in DIR/<app>/.
 //
 // The credentials are the lab apps' own documented fixture credentials (README of real-apps), passed
@@ -56,6 +59,11 @@ const APPS = {
   "loopback-todo": { offset: 4, env: {}, secrets: [] },
 };
 
+/** The scenario pair a run records: train/heldout, or NAME-train/NAME-heldout with --suite NAME. */
+function kinds(o) {
+  return o.suite ? [`${o.suite}-train`, `${o.suite}-heldout`] : ["train", "heldout"];
+}
+
 function parseArgs(argv) {
   const o = { apps: Object.keys(APPS), copy: false, writeFixtures: false, json: false };
   for (let i = 0; i < argv.length; i++) {
@@ -72,10 +80,18 @@ function parseArgs(argv) {
     else if (a === "--copy") o.copy = true;
     else if (a === "--write-fixtures") o.writeFixtures = true;
     else if (a === "--json") o.json = true;
+    else if (a === "--suite") o.suite = value();
     else throw new Error(`unknown argument ${a}`);
   }
   for (const app of o.apps)
     if (!APPS[app]) throw new Error(`unknown app ${app}; the lab apps are ${Object.keys(APPS).join(", ")}`);
+  const scenarioOf = (app, kind) => join(root, "examples", "real", `${app}.${kind}.scenario.json`);
+  const [trainKind] = kinds(o);
+  if (o.suite && !argv.includes("--apps"))
+    o.apps = o.apps.filter((app) => existsSync(scenarioOf(app, trainKind)));
+  for (const app of o.apps)
+    for (const kind of kinds(o))
+      if (!existsSync(scenarioOf(app, kind))) throw new Error(`no scenario ${scenarioOf(app, kind)}`);
   if (o.portBase !== undefined && !(Number.isInteger(o.portBase) && o.portBase > 1024 && o.portBase < 65000))
     throw new Error(`--port-base must be a port number, e.g. 3300 (got ${o.portBase})`);
   return o;
@@ -203,8 +219,9 @@ async function measure(app, o, appsDir) {
   try {
     const url = await startApp(dir, ports);
     const env = { ...spec.env };
-    const train = await capture(app, "train", url, env, work);
-    const heldout = await capture(app, "heldout", url, env, work);
+    const [trainKind, heldoutKind] = kinds(o);
+    const train = await capture(app, trainKind, url, env, work);
+    const heldout = await capture(app, heldoutKind, url, env, work);
     for (const f of [train.out, heldout.out])
       assertNoSecret(f, [...spec.secrets, ...Object.values(spec.env)]);
     const bundle = join(work, "bundle");
@@ -229,8 +246,8 @@ async function measure(app, o, appsDir) {
     if (o.writeFixtures) {
       const dest = join(root, "test", "fixtures", "real", app);
       mkdirSync(dest, { recursive: true });
-      cpSync(train.out, join(dest, "train.evidence.json"));
-      cpSync(heldout.out, join(dest, "heldout.evidence.json"));
+      cpSync(train.out, join(dest, `${trainKind}.evidence.json`));
+      cpSync(heldout.out, join(dest, `${heldoutKind}.evidence.json`));
     }
     return {
       app,

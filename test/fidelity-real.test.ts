@@ -33,7 +33,10 @@ const LAB_CREDENTIALS = [
   "jupyter-pass-1",
 ];
 
-/** Per app: [tool, matched, requests] for every tool the held-out requests reach, and the total. */
+/**
+ * Per app (or `app/suite` for a second scenario pair of that app, recorded with `--suite`): [tool,
+ * matched, requests] for every tool the held-out requests reach, and the total.
+ */
 const EXPECTED: Record<string, { total: [number, number]; tools: [string, number, number][] }> = {
   wordpress: {
     total: [34, 35],
@@ -97,22 +100,88 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["post_todos", 2, 2],
     ],
   },
+  // A new user's scenarios (review suite) over endpoints the pairs above never cover: each collection
+  // read with one example per parameter, the held-out with other values, ids and parameters.
+  "wordpress/review": {
+    total: [9, 44],
+    tools: [
+      ["(no route)", 0, 2],
+      ["delete_wp_json_wp_comments_by_id", 0, 1],
+      ["delete_wp_json_wp_pages_by_id", 0, 1],
+      ["delete_wp_json_wp_tags_by_id", 1, 1],
+      ["get_wp_json_wp_comments", 0, 4],
+      ["get_wp_json_wp_comments_by_id", 1, 3],
+      ["get_wp_json_wp_media", 0, 1],
+      ["get_wp_json_wp_media_by_id", 0, 1],
+      ["get_wp_json_wp_pages", 0, 4],
+      ["get_wp_json_wp_pages_by_id", 1, 5],
+      ["get_wp_json_wp_search", 0, 3],
+      ["get_wp_json_wp_settings", 0, 1],
+      ["get_wp_json_wp_tags", 0, 3],
+      ["get_wp_json_wp_tags_by_id", 2, 2],
+      ["get_wp_json_wp_users", 0, 2],
+      ["get_wp_json_wp_users_me", 1, 2],
+      ["patch_wp_json_wp_comments_by_id", 0, 1],
+      ["patch_wp_json_wp_tags_by_id", 1, 1],
+      ["post_wp_json_wp_comments", 0, 1],
+      ["post_wp_json_wp_pages", 0, 1],
+      ["post_wp_json_wp_settings", 0, 1],
+      ["post_wp_json_wp_tags", 1, 2],
+      ["post_wp_json_wp_users_me", 1, 1],
+    ],
+  },
+  "redmine/review": {
+    total: [7, 41],
+    tools: [
+      ["delete_projects_by_id", 1, 1],
+      ["delete_time_entries_by_id", 0, 1],
+      ["get_enumerations_time_entry_activities_json", 1, 1],
+      ["get_issue_statuses_json", 1, 1],
+      ["get_issues_by_id", 0, 3],
+      ["get_issues_json", 0, 7],
+      ["get_memberships_by_id", 0, 1],
+      ["get_projects_by_id", 2, 3],
+      ["get_projects_json", 0, 2],
+      ["get_projects_memberships_json_by_project_id", 0, 1],
+      ["get_projects_versions_json_by_project_id", 0, 1],
+      ["get_time_entries_by_id", 1, 3],
+      ["get_time_entries_json", 1, 3],
+      ["get_versions_by_id", 0, 1],
+      ["post_issues_json", 0, 1],
+      ["post_projects_json", 0, 2],
+      ["post_projects_memberships_json_by_project_id", 0, 1],
+      ["post_projects_versions_json_by_project_id", 0, 1],
+      ["post_time_entries_json", 0, 2],
+      ["put_issues_by_id", 0, 1],
+      ["put_memberships_by_id", 0, 1],
+      ["put_projects_by_id", 0, 1],
+      ["put_time_entries_by_id", 0, 1],
+      ["put_versions_by_id", 0, 1],
+    ],
+  },
 };
 
 let dir: string;
 const reports = new Map<string, FidelityReport>();
 
+/** The app folder and the two recording kinds of an EXPECTED key (`wordpress`, `wordpress/review`). */
+function pairOf(key: string): { app: string; kinds: [string, string] } {
+  const [app, suite] = key.split("/") as [string, string | undefined];
+  return { app, kinds: suite ? [`${suite}-train`, `${suite}-heldout`] : ["train", "heldout"] };
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "apptwin-fidelity-real-"));
-  for (const app of Object.keys(EXPECTED)) {
-    const out = join(dir, app);
-    await exportBundle({ evidence: [join(fixtures, app, "train.evidence.json")], out });
+  for (const key of Object.keys(EXPECTED)) {
+    const { app, kinds } = pairOf(key);
+    const out = join(dir, key.replace("/", "-"));
+    await exportBundle({ evidence: [join(fixtures, app, `${kinds[0]}.evidence.json`)], out });
     reports.set(
-      app,
-      await runFidelityFiles({ dir: out, evidence: join(fixtures, app, "heldout.evidence.json") }),
+      key,
+      await runFidelityFiles({ dir: out, evidence: join(fixtures, app, `${kinds[1]}.evidence.json`) }),
     );
   }
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -129,8 +198,9 @@ describe("held-out fidelity on the real lab apps, from the checked-in recordings
   }
 
   it("the scenarios they were recorded from are valid, and each recording passed every step", async () => {
-    for (const app of Object.keys(EXPECTED))
-      for (const kind of ["train", "heldout"]) {
+    for (const key of Object.keys(EXPECTED))
+      for (const kind of pairOf(key).kinds) {
+        const { app } = pairOf(key);
         await loadScenario(join(root, "examples", "real", `${app}.${kind}.scenario.json`));
         const evidence = JSON.parse(readFileSync(join(fixtures, app, `${kind}.evidence.json`), "utf8"));
         expect(evidence.verdict, `${app}/${kind}`).toBe("passed");
@@ -138,8 +208,9 @@ describe("held-out fidelity on the real lab apps, from the checked-in recordings
   });
 
   it("the checked-in recordings hold none of the lab apps' credentials", () => {
-    for (const app of Object.keys(EXPECTED))
-      for (const kind of ["train", "heldout"]) {
+    for (const key of Object.keys(EXPECTED))
+      for (const kind of pairOf(key).kinds) {
+        const { app } = pairOf(key);
         const bytes = readFileSync(join(fixtures, app, `${kind}.evidence.json`), "utf8");
         for (const c of LAB_CREDENTIALS)
           expect(bytes.includes(c), `${app}/${kind} holds ${c.slice(0, 4)}…`).toBe(false);
