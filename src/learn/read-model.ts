@@ -230,6 +230,7 @@ export function collectionModel(
           ),
         }
       : {}),
+    ...(unlistedOf(st, misses) ?? {}),
     ...((m) => (m ? { malformed_id: m.answer, ...(m.id !== null ? { malformed_id_id: m.id } : {}) } : {}))(
       malformedId(c),
     ),
@@ -431,6 +432,21 @@ function splitMisses(
   }
   if (sameMiss(unknown[0]!, gone[0]!, idParam)) return { notFound: misses, gone: null };
   return { notFound: unknown, gone: { answer: canned(gone[0]!), id: notFoundId(gone, idParam) } };
+}
+
+/**
+ * `unlisted` for a top-level collection no read listed whole (see the model): the ids the recording showed absent are
+ * those of its recorded misses on the item route and those it saw and then no longer held.
+ */
+function unlistedOf(st: CollectionState, misses: Observation[]): Pick<Collection, "unlisted"> | null {
+  const c = st.col;
+  if (st.listedScopes.size > 0 || c.parent || c.tree || !c.item) return null;
+  const idParam = c.item.params.at(-1) ?? "";
+  const missing = new Set(
+    misses.map((o) => o.pathParams[idParam]).filter((id): id is string => id !== undefined),
+  );
+  for (const id of st.everSeen) if (!st.entities.has(id)) missing.add(id);
+  return { unlisted: { missing: [...missing].sort() } };
 }
 
 /**

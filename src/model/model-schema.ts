@@ -416,6 +416,14 @@ export const CollectionSchema = z.strictObject({
   /** With `gone`: the ids the recording showed and then no longer held (deleted while recording), sorted. */
   gone_ids: z.array(z.string()).optional(),
   /**
+   * Present when no read listed the collection whole (only filtered lists, pages, item reads showed entities): which
+   * ids it holds beyond those the recording showed is unknown, so a plain list read and an id the twin does not hold
+   * are explained misses (`unlisted_collection`), never the app's not-found. `missing`: the ids the recording itself
+   * showed absent (a recorded miss on the item route, or an entity it saw and then no longer held), sorted; those
+   * get the not-found. Absent for a collection some read listed whole (so older models read).
+   */
+  unlisted: z.strictObject({ missing: z.array(z.string()) }).optional(),
+  /**
    * The app's answer to an item read whose id cannot be one of the collection's (`abc` where ids are integers): a
    * 400 `INVALID_PARAMETER_VALUE` beside the 404 of unknown ids, learned when every such recorded read answered it
    * alike. `malformed_id_id`: the id it names, as `not_found_id`.

@@ -26,7 +26,7 @@ import {
 import { withoutPointers } from "../../util/entity-view.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainMalformedId, explainUnknownFields } from "./explain-miss.js";
+import { explainMalformedId, explainUnknownFields, explainUnlisted } from "./explain-miss.js";
 import { renderedView } from "./header-variant.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
@@ -585,6 +585,18 @@ function goneInRecording(c: Collection, id: string): boolean {
   return set.has(id);
 }
 
+const missingSets = new WeakMap<object, ReadonlySet<string>>();
+
+/** True when the recording itself showed this id absent from an unlisted collection (`unlisted.missing`). */
+function missingInRecording(u: NonNullable<Collection["unlisted"]>, id: string): boolean {
+  let set = missingSets.get(u);
+  if (!set) {
+    set = new Set(u.missing);
+    missingSets.set(u, set);
+  }
+  return set.has(id);
+}
+
 /**
  * The answer to a path id the state does not hold, for a read and a write alike: the recorded answer to an id that
  * cannot be one (`malformed_id`, `/todos/abc` where ids are integers), else to an id the episode or the recording
@@ -598,6 +610,9 @@ export function missAnswer(
 ): TwinResponse {
   if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind))
     return namingAnswer(c.malformed_id, c.malformed_id_id, id, rule);
+  // No read listed the collection whole: an id the recording never showed absent may exist in the app.
+  if (id !== undefined && c.unlisted && !list.wasDeleted(id) && !missingInRecording(c.unlisted, id))
+    return explainUnlisted(rule, c.name, id);
   return notFound(c, rule, id, id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id)));
 }
 

@@ -135,6 +135,30 @@ export function explainUnknownFields(tool: string, id: string, fields: string[])
   );
 }
 
+/**
+ * The 501 for a read the twin cannot answer because no read of the recording listed collection `name` whole: an id
+ * it does not hold (`id`) may well exist in the app, and a plain list would be only the entities the recording
+ * happened to show.
+ */
+export function explainUnlisted(tool: string, name: string, id?: string): TwinResponse {
+  const what =
+    id === undefined
+      ? `the whole list of ${name}`
+      : `whether ${name} holds ${JSON.stringify(id)} (the twin holds only the ones the recording showed)`;
+  return explainedAnswer(
+    501,
+    {
+      error: "unlisted_collection",
+      message: `${tool}: no read in the recording listed every one of ${name} (only filtered lists, pages or item reads showed them), so ${what} is unknown; the twin does not answer it as the app's`,
+      hint: `Record a plain read of the ${name} list (no query parameters, the whole list in one answer) before the other reads, then rebuild the bundle.`,
+      collection: name,
+      ...(id === undefined ? {} : { id }),
+    },
+    "miss",
+    tool,
+  );
+}
+
 const ID_KINDS = { int: "an integer", uuid: "a UUID", string: "a text" } as const;
 
 /**

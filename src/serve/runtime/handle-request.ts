@@ -16,6 +16,7 @@ import {
   explainMiss,
   explainUnlearnedQuery,
   explainUnlearnedWriteQuery,
+  explainUnlisted,
   explainUnlistedScope,
   explainWithheld,
 } from "./explain-miss.js";
@@ -98,6 +99,11 @@ function serveFrom(
   const list = episode.state.collection(c.name);
   const scope = ep.kind === "list" ? unlistedScope(c, list, m.params) : null;
   if (scope !== null) return explainUnlistedScope(ep, c.name, scope);
+  // A collection no read listed whole: a plain list is answered only as recorded.
+  if (ep.kind === "list" && c.unlisted && req.query.length === 0) {
+    const hit = findReplay(model, req);
+    return hit ? replayed(model, episode, hit, req) : explainUnlisted(ep.tool_name, c.name);
+  }
   const projection =
     (ep.kind === "item" || (ep.kind === "list" && c.tree?.root)) && req.query.length > 0
       ? c.item_projections?.find((p) => queryKey(p.query) === queryKey(req.query))
