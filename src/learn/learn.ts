@@ -55,7 +55,7 @@ import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
 import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons.js";
-import { shownEntities, staleReads } from "./stale-replays.js";
+import { type StaleReason, shownEntities, staleReads } from "./stale-replays.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
@@ -300,7 +300,34 @@ function replayedReads(
     const key = signIns.get(o.endpoint);
     return key ? signInMatch(key, o) : undefined;
   });
-  return withEmbeds(replays, reads, embeds, signIns);
+  return { replays: withEmbeds(replays, reads, embeds, signIns), stale: staleEntries(stale, reads) };
+}
+
+/** The dropped stale reads no kept read of the same request replaces, one per request (its first reason), sorted. */
+function staleEntries(
+  stale: ReadonlyMap<Observation, StaleReason>,
+  kept: readonly Observation[],
+): NonNullable<Model["stale_replays"]> {
+  const keyOf = (o: Observation) => `${o.method} ${o.pathAndQuery}`;
+  const keptKeys = new Set(kept.map(keyOf));
+  const out = new Map<string, NonNullable<Model["stale_replays"]>[number]>();
+  for (const [o, why] of stale) {
+    const key = keyOf(o);
+    if (keptKeys.has(key) || out.has(key)) continue;
+    out.set(key, {
+      method: o.method,
+      path_and_query: o.pathAndQuery,
+      tool_name: o.endpoint.toolName,
+      collection: why.collection,
+      id: why.id,
+      write: why.write ? `${why.write.method} ${why.write.pathAndQuery}` : null,
+    });
+  }
+  return [...out.values()].sort((a, b) => {
+    const x = `${a.method} ${a.path_and_query}`;
+    const y = `${b.method} ${b.path_and_query}`;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
 }
 
 /** Each replay with the entities its answers embed (embedded-reads.ts); a sign-in's answers embed none. */
@@ -591,6 +618,18 @@ export function learn(
   const credentialRefusals = learnCredentialRefusals(groups, (g) => signIns.has(g));
   const required = learnCredentialRequirements(groups, (g) => signIns.has(g), credentialRefusals);
   const refusedBodies = learnRefusedBodies(groups, (g) => signIns.has(g));
+  const replayed = replayedReads(
+    ordered.filter(
+      (o) => !counted.some((k) => k.explained.includes(o)) && !singletons.some((d) => d.served.has(o)),
+    ),
+    found,
+    stateServed,
+    signIns,
+    walk.embeds,
+    walk.writes,
+    new Map(ordered.map((o, i) => [o, i])),
+    walk.states,
+  );
   const model: Model = {
     schema_version: MODEL_SCHEMA_VERSION,
     app_origin: evidence.app_origin,
@@ -604,20 +643,8 @@ export function learn(
             variantReads.filter((o) => !variants?.served.has(o)),
             split,
           )
-        : replays)(
-      replayedReads(
-        ordered.filter(
-          (o) => !counted.some((k) => k.explained.includes(o)) && !singletons.some((d) => d.served.has(o)),
-        ),
-        found,
-        stateServed,
-        signIns,
-        walk.embeds,
-        walk.writes,
-        new Map(ordered.map((o, i) => [o, i])),
-        walk.states,
-      ),
-    ),
+        : replays)(replayed.replays),
+    ...(replayed.stale.length > 0 ? { stale_replays: replayed.stale } : {}),
     clock: { last_time_ms: lastTime(evidence), step_ms: CLOCK_STEP_MS },
     id_sequences: sequences,
     validations: validations.sort((a, b) =>

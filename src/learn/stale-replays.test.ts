@@ -33,6 +33,48 @@ describe("replays older than the end of training", () => {
     );
     expect(res.status).toBe(501);
     expect(res.served_by).toBe("miss");
+    // The miss says the request was recorded and what made its answer out of date, not "never recorded".
+    expect(res.body).toEqual({
+      kind: "json",
+      value: {
+        error: "stale_replay",
+        message:
+          'GET /api/things/2?include=notes was recorded, but its answer shows things "2", which the later recorded DELETE /api/things/2 changed; a fresh episode starts from the end of the recording, so that answer was out of date from the start and the twin does not replay it',
+        request: "GET /api/things/2?include=notes",
+        collection: "things",
+        id: "2",
+        write: "DELETE /api/things/2",
+        hint: "Record GET /api/things/2?include=notes again after the last write to things (or record reads that confirm a rule for it), then rebuild the bundle.",
+      },
+    });
+  });
+
+  it("lists a dropped read no later answer replaces in the model, and not one a later answer replaces", () => {
+    const { model } = learnSpecs([
+      list([A, B]),
+      item(1, A),
+      { path: "/api/things/2?include=notes", status: 200, res: { ...B, notes: [] } },
+      { path: "/api/things?title=~B&fields=id", status: 200, res: [{ id: 2 }] },
+      {
+        method: "PATCH",
+        path: "/api/things/2",
+        status: 200,
+        req: { title: "C" },
+        res: { id: 2, title: "C" },
+      },
+      item(2, { id: 2, title: "C" }),
+      { path: "/api/things?title=~B&fields=id", status: 200, res: [] },
+    ]);
+    expect(model.stale_replays).toEqual([
+      {
+        method: "GET",
+        path_and_query: "/api/things/2?include=notes",
+        tool_name: "get_things_by_id",
+        collection: "things",
+        id: "2",
+        write: "PATCH /api/things/2",
+      },
+    ]);
   });
 
   it("answers the latest recorded answer when it postdates the write", () => {

@@ -69,11 +69,18 @@ function changes(w: WriteObservation, e: ShownEntity): boolean {
   return false;
 }
 
+/** Why a read is out of date: the entity it shows and the later recorded write that changed it (null: gone by the end). */
+export interface StaleReason {
+  collection: string;
+  id: string;
+  write: Observation | null;
+}
+
 /**
  * The reads out of date from the start: each shows an entity a write recorded after it changed (deleted, or set a
  * field it shows to another value), or one the walk held and saw gone by the end (`goneAtEnd`: a delete of its
  * parent, a later 404, a full list leaving it out), which a fresh twin does not hold. `at` gives each observation's
- * place in time order.
+ * place in time order. Each with the first entity that made it so.
  */
 export function staleReads(
   reads: readonly Observation[],
@@ -81,8 +88,8 @@ export function staleReads(
   writes: readonly WriteObservation[],
   at: ReadonlyMap<Observation, number>,
   goneAtEnd: (collection: string, id: string) => boolean = () => false,
-): Set<Observation> {
-  const out = new Set<Observation>();
+): Map<Observation, StaleReason> {
+  const out = new Map<Observation, StaleReason>();
   const byEntity = new Map<string, WriteObservation[]>();
   for (const w of writes) {
     if (w.id === null) continue;
@@ -93,14 +100,15 @@ export function staleReads(
   }
   for (const o of reads) {
     const when = at.get(o) ?? -1;
-    const stale = shown(o).some(
-      (e) =>
-        goneAtEnd(e.collection, e.id) ||
-        (byEntity.get(`${e.collection}\u0000${e.id}`) ?? []).some(
-          (w) => (at.get(w.obs) ?? -1) > when && changes(w, e),
-        ),
-    );
-    if (stale) out.add(o);
+    for (const e of shown(o)) {
+      const w = (byEntity.get(`${e.collection}\u0000${e.id}`) ?? []).find(
+        (w) => (at.get(w.obs) ?? -1) > when && changes(w, e),
+      );
+      if (w || goneAtEnd(e.collection, e.id)) {
+        out.set(o, { collection: e.collection, id: e.id, write: w?.obs ?? null });
+        break;
+      }
+    }
   }
   return out;
 }

@@ -1106,6 +1106,24 @@ export const ModelSchema = z.strictObject({
   collections: z.array(CollectionSchema),
   write_rules: z.array(WriteRuleSchema),
   replays: z.array(ReplaySchema),
+  /**
+   * Recorded reads not replayed because a later recorded write made their answer out of date (src/learn/
+   * stale-replays.ts), with no later answer of the same request to replay instead: each names the entity that changed
+   * and the write that changed it (null: the recording saw it gone by the end), so the twin's miss says so instead
+   * of "never recorded". Sorted by method, path_and_query. Absent when none (so older models read).
+   */
+  stale_replays: z
+    .array(
+      z.strictObject({
+        method: z.string(),
+        path_and_query: z.string(),
+        tool_name: z.string(),
+        collection: z.string(),
+        id: z.string(),
+        write: z.string().nullable(),
+      }),
+    )
+    .optional(),
   /** The episode clock starts at `last_time_ms` (null: untimed recording) and moves `step_ms` per write. */
   clock: z.strictObject({ last_time_ms: z.number().nullable(), step_ms: z.number().int().positive() }),
   /** Next integer id per collection with integer ids (after the highest ever seen). */

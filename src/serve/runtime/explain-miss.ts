@@ -24,13 +24,16 @@ export function explainMiss(
   detail?: { reason: string; recorded: string[] },
 ): TwinResponse {
   const asked = `${req.method.toUpperCase()} ${req.path}`;
-  if (detail)
+  if (detail) {
+    // The query is part of what was not recorded (credential-like values masked).
+    const query = new URLSearchParams(maskQueryPairs(req.query)).toString();
+    const exact = `${asked}${query === "" ? "" : `?${query}`}`;
     return explainedAnswer(
       501,
       {
         error: "unrecorded_request",
-        message: `${asked} matches ${detail.reason}, but no answer was recorded for this exact request, and this route is answered only by replaying recorded requests: what the app answers to it is unknown; the recorded ones are listed in "recorded"`,
-        request: asked,
+        message: `${exact} matches ${detail.reason}, but no answer was recorded for this exact request, and this route is answered only by replaying recorded requests: what the app answers to it is unknown; the recorded ones are listed in "recorded"`,
+        request: exact,
         route: detail.reason,
         recorded: detail.recorded,
         hint: `Record this request in a scenario (or record ${detail.reason} so that a rule of the twin is confirmed), then rebuild.`,
@@ -38,6 +41,7 @@ export function explainMiss(
       "miss",
       null,
     );
+  }
   const nearest = nearestRoute(model, req.method, req.path)?.label ?? null;
   const message = nearest
     ? `No route of this twin serves ${asked}. The nearest route is ${nearest}.`

@@ -24,7 +24,7 @@ import { variantAnswer, variantOf, variantServes, variantView } from "./header-v
 import { queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import { refuseBody, refuseRequest } from "./refuse-request.js";
-import { answerReplay, findReplay, replayVariants } from "./replay-index.js";
+import { answerReplay, findReplay, replayVariants, staleMiss } from "./replay-index.js";
 import { matchRoute, type RouteMatch } from "./route-table.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 import { refuseUnlearnedFields } from "./unlearned-fields.js";
@@ -116,7 +116,8 @@ function serveFrom(
     const hit = findReplay(model, req);
     return hit
       ? replayed(model, episode, hit, req)
-      : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why);
+      : (staleMiss(model, req) ??
+          explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why));
   }
   if (projection) {
     const idParam = m.route.params[m.route.params.length - 1] ?? "";
@@ -130,7 +131,8 @@ function serveFrom(
       const hit = findReplay(model, req);
       return hit
         ? replayed(model, episode, hit, req)
-        : explainUnlearnedQuery(req, ep, unknown, replayVariants(model, ep.tool_name));
+        : (staleMiss(model, req) ??
+            explainUnlearnedQuery(req, ep, unknown, replayVariants(model, ep.tool_name)));
     }
     return ep.kind === "list"
       ? listRead(c, list, m.params, req.query, ep.tool_name, req.path)
@@ -143,7 +145,8 @@ function serveFrom(
     const hit = findReplay(model, req);
     return hit
       ? replayed(model, episode, hit, req)
-      : explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name));
+      : (staleMiss(model, req) ??
+          explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name)));
   }
   const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
   if (!rule) return null;
@@ -241,7 +244,7 @@ export function handleRequest(
   const m = match === undefined ? matchRoute(model, req.method, req.path) : match;
   if (!m) {
     const hit = findReplay(model, req);
-    return hit ? replayed(model, episode, hit, req) : explainMiss(model, req);
+    return hit ? replayed(model, episode, hit, req) : (staleMiss(model, req) ?? explainMiss(model, req));
   }
   const ep = m.route.endpoint;
   // The app's refusals come before the write, served or withheld: credentials first, then a body it cannot read,
@@ -262,5 +265,8 @@ export function handleRequest(
   }
   const hit = findReplay(model, req);
   if (hit) return replayed(model, episode, hit, req);
-  return explainMiss(model, req, { reason: m.route.label, recorded: replayVariants(model, ep.tool_name) });
+  return (
+    staleMiss(model, req) ??
+    explainMiss(model, req, { reason: m.route.label, recorded: replayVariants(model, ep.tool_name) })
+  );
 }

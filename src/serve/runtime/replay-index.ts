@@ -108,6 +108,46 @@ export function findReplay(model: Model, req: TwinRequest): { key: string; repla
   return hit ? { key: hit.key, replay: hit.replay } : undefined;
 }
 
+const staleIndexes = new WeakMap<Model, Map<string, NonNullable<Model["stale_replays"]>[number]>>();
+
+/**
+ * The explained 501 for a request the recording holds only with an out-of-date answer (`model.stale_replays`): the
+ * entity its answer showed, and the later recorded write that changed it. Undefined for any other request.
+ */
+export function staleMiss(model: Model, req: TwinRequest): TwinResponse | undefined {
+  if (!model.stale_replays?.length) return undefined;
+  let index = staleIndexes.get(model);
+  if (!index) {
+    index = new Map();
+    for (const st of model.stale_replays) {
+      const at = st.path_and_query.indexOf("?");
+      const path = at < 0 ? st.path_and_query : st.path_and_query.slice(0, at);
+      const query = at < 0 ? [] : [...new URLSearchParams(st.path_and_query.slice(at + 1)).entries()];
+      index.set(replayKey(st.method, path, query), st);
+    }
+    staleIndexes.set(model, index);
+  }
+  const st = index.get(replayKey(req.method, req.path, req.query));
+  if (!st) return undefined;
+  const asked = `${st.method} ${st.path_and_query}`;
+  const changed =
+    st.write === null ? "which the recording then saw gone" : `which the later recorded ${st.write} changed`;
+  return explainedAnswer(
+    501,
+    {
+      error: "stale_replay",
+      message: `${asked} was recorded, but its answer shows ${st.collection} ${JSON.stringify(st.id)}, ${changed}; a fresh episode starts from the end of the recording, so that answer was out of date from the start and the twin does not replay it`,
+      request: asked,
+      collection: st.collection,
+      id: st.id,
+      write: st.write,
+      hint: `Record ${asked} again after the last write to ${st.collection} (or record reads that confirm a rule for it), then rebuild the bundle.`,
+    },
+    "miss",
+    st.tool_name,
+  );
+}
+
 /** The recorded requests (method + path and query) of one tool, sorted: the variants a miss can suggest. */
 export function replayVariants(model: Model, toolName: string): string[] {
   return model.replays
