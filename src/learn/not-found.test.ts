@@ -184,7 +184,21 @@ describe("not-found answers per route", () => {
       expect(handleRequest(model, ep, { ...get("/todos/42"), method: "DELETE" }).status).toBe(404);
     });
 
-    it("names the requested id only where two such reads agree on where it stands (one may name it by chance)", () => {
+    it("names the requested id from one such read when its answer quotes it (an echoed input)", () => {
+      const { model, seed } = learnSpecs([
+        { path: "/todos", status: 200, res: TODOS },
+        { path: "/todos/1", status: 200, res: TODOS[0] },
+        { path: "/todos/abc", status: 400, res: invalid("abc") },
+      ]);
+      expect(model.collections[0]!.malformed_id_id).toBe("abc");
+      const ep = createEpisode(model, seed, { episodeId: "one-quoted" });
+      expect(handleRequest(model, ep, get("/todos/xyz")).body).toEqual({
+        kind: "json",
+        value: invalid("xyz"),
+      });
+    });
+
+    it("names the requested id only where two such reads agree on where it stands, or one quotes it (a bare word may name it by chance)", () => {
       const { model, seed } = learnSpecs([
         { path: "/todos", status: 200, res: TODOS },
         { path: "/todos/1", status: 200, res: TODOS[0] },

@@ -395,9 +395,21 @@ function malformedId(c: FoundCollection): { answer: CannedResponse; id: string |
   const refused = (o: Observation) =>
     o.status >= 400 && o.status < 500 && !misses.has(o.status) && o.status !== 401 && o.status !== 403;
   if (!odd.every(refused) || !odd.every((o) => sameMiss(odd[0]!, o, param))) return null;
-  // The id is renamed only where two such reads agree on where it stands: one alone may name it by chance (`bad` in
+  // The id is renamed where two such reads agree on where it stands, or where one answer quotes it (`Invalid data
+  // "abc" for parameter "id"`): an app echoes an input in quotes. One bare occurrence may name it by chance (`bad` in
   // `{"error": "bad id"}` for `/things/bad`).
-  return { answer: canned(odd[0]!), id: odd.length >= 2 ? notFoundId(odd, param) : null };
+  const id = odd[0]!.pathParams[param] ?? "";
+  const quoted = odd.length === 1 && quotes(canned(odd[0]!).body, id);
+  return { answer: canned(odd[0]!), id: odd.length >= 2 || quoted ? notFoundId(odd, param) : null };
+}
+
+/** Whether a string of the value holds `id` between matching quotes (`"abc"`, `'abc'`, `` `abc` ``). */
+function quotes(value: unknown, id: string): boolean {
+  if (id === "") return false;
+  if (typeof value === "string") return ['"', "'", "`"].some((q) => value.includes(`${q}${id}${q}`));
+  if (Array.isArray(value)) return value.some((v) => quotes(v, id));
+  if (value !== null && typeof value === "object") return Object.values(value).some((v) => quotes(v, id));
+  return false;
 }
 
 /**
