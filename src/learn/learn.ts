@@ -53,7 +53,7 @@ import {
 } from "./refusal-rules.js";
 import { sessionIdentities } from "./session-identity.js";
 import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./settable-fields.js";
-import { isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
+import { ambientCookies, isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons.js";
 import { type StaleReason, shownEntities, staleReads } from "./stale-replays.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
@@ -531,8 +531,9 @@ export function learn(
     walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets)),
   );
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
+  const ambient = ambientCookies(groups);
   const signIns = new Map<EndpointGroup, SignInKey>(
-    groups.filter((g) => !targets.has(g.key) && isSignIn(g)).map((g) => [g, signInKey(g)]),
+    groups.filter((g) => !targets.has(g.key) && isSignIn(g, ambient)).map((g) => [g, signInKey(g)]),
   );
   const session = sessionIdentities(groups, found).map((s) => ({ id: s.id, strings: s.strings }));
   const defaults = untouchedDefaults(walk);

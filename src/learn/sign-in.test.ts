@@ -87,6 +87,30 @@ describe("sign-in", () => {
       ]);
     });
 
+    it("is refused for a bodiless POST whose cookie the app sets on its reads too (a cookie rolled on every answer)", () => {
+      const rolled = [{ name: "Set-Cookie", value: "username-app=[REDACTED:header:set-cookie]; Path=/" }];
+      const file = { path: "a.txt", content: "v1" };
+      const { coverage } = learnSpecs([
+        { path: "/api/files/a.txt", status: 200, res: file, headers: cookie, resHeaders: rolled },
+        {
+          method: "POST",
+          path: "/api/files/a.txt/restore",
+          status: 204,
+          headers: cookie,
+          resHeaders: rolled,
+        },
+        { path: "/api/files/a.txt", status: 200, res: file, headers: cookie, resHeaders: rolled },
+      ]);
+      expect(coverage.sign_in).toEqual([]);
+      // A cookie only the write sets is still a session back.
+      const own = [{ name: "Set-Cookie", value: "session=[REDACTED:header:set-cookie]; Path=/" }];
+      const again = learnSpecs([
+        { path: "/api/files/a.txt", status: 200, res: file, headers: cookie, resHeaders: rolled },
+        { method: "POST", path: "/api/auth/refresh", status: 204, headers: cookie, resHeaders: own },
+      ]);
+      expect(again.coverage.sign_in!.map((x) => x.tool_name)).toEqual(["post_auth_refresh"]);
+    });
+
     it("is refused for a write that sends content of its own, though it rolls a cookie", () => {
       const { coverage } = learnSpecs([
         {

@@ -27,10 +27,12 @@ export interface SignInKey {
   refusals: Observation[];
 }
 
+const NO_COOKIES: ReadonlySet<string> = new Set();
+
 /** The sentence a sign-in endpoint is explained by. */
 export function explainSignIn(g: EndpointGroup, key: SignInKey | null = null): string {
   const ok = g.observations.filter(signedIn);
-  if (ok.length > 0 && ok.every(refreshed) && !ok.every(sentCredentials))
+  if (ok.length > 0 && ok.every((o) => refreshed(o, NO_COOKIES)) && !ok.every(sentCredentials))
     return `${g.method} ${g.template} replays the recorded answer of a session refresh (it sent credentials only in its headers and got a session back); the twin does not check credentials.`;
   const head = `${g.method} ${g.template} replays the recorded sign-in answer`;
   if (!key || key.pointers.length === 0) return `${head}; the twin does not check credentials.`;
@@ -74,12 +76,34 @@ export function clearsCookie(line: string, at: number | null): boolean {
   return false;
 }
 
-/** A session back: a Set-Cookie setting a cookie (one clearing every cookie it names is a sign-out), or a token. */
-function gaveSession(o: Observation): boolean {
-  const lines = (o.record.response?.headers ?? [])
+/** The cookies a response sets (not clears), by name. */
+function setCookieNames(o: Observation): string[] {
+  return (o.record.response?.headers ?? [])
     .filter((h) => h.name.toLowerCase() === "set-cookie")
-    .flatMap((h) => h.value.split("\n"));
-  if (lines.some((l) => !clearsCookie(l, o.record.started_at))) return true;
+    .flatMap((h) => h.value.split("\n"))
+    .filter((l) => !clearsCookie(l, o.record.started_at))
+    .map((l) => l.slice(0, Math.max(0, l.indexOf("="))).trim());
+}
+
+/**
+ * The cookies the app sets on reads too (a GET answered 2xx): a cookie it rolls on every answer (Jupyter's
+ * `username-…`, a sliding session) is no sign of a session handed out by a write that sets it as well.
+ */
+export function ambientCookies(groups: readonly EndpointGroup[]): Set<string> {
+  const out = new Set<string>();
+  for (const g of groups)
+    if (g.method === "GET")
+      for (const o of g.observations)
+        if (o.status >= 200 && o.status < 300) for (const n of setCookieNames(o)) out.add(n);
+  return out;
+}
+
+/**
+ * A session back: a Set-Cookie setting a cookie (one clearing every cookie it names is a sign-out) other than one
+ * the app sets on reads too (`ambient`), or a token.
+ */
+function gaveSession(o: Observation, ambient: ReadonlySet<string> = NO_COOKIES): boolean {
+  if (setCookieNames(o).some((n) => !ambient.has(n))) return true;
   return o.response.kind === "json" && holds(o.response.value, TOKEN_MARKER);
 }
 
@@ -99,17 +123,22 @@ function sendsNothing(o: Observation): boolean {
  * credential header), a body that sends nothing of its own, and a session back. A write with content of its own
  * that happens to roll a cookie is no refresh.
  */
-function refreshed(o: Observation): boolean {
-  return credentialsOf(o.record.request.headers).size > 0 && sendsNothing(o) && gaveSession(o);
+function refreshed(o: Observation, ambient: ReadonlySet<string>): boolean {
+  return credentialsOf(o.record.request.headers).size > 0 && sendsNothing(o) && gaveSession(o, ambient);
 }
 
-/** True when every successful observation of a POST sent credentials and got a session back (a sign-in, a refresh). */
-export function isSignIn(g: EndpointGroup): boolean {
+/**
+ * True when every successful observation of a POST sent credentials and got a session back (a sign-in, a refresh).
+ * A refresh (credentials only outside the body) must hand out a session the app does not set on reads anyway
+ * (`ambient`, see `ambientCookies`): else any bodiless POST of a token-authenticated client looked like one.
+ */
+export function isSignIn(g: EndpointGroup, ambient: ReadonlySet<string> = NO_COOKIES): boolean {
   if (g.method !== "POST") return false;
   const success = g.observations.filter(signedIn);
   return (
     success.length > 0 &&
-    (success.every((o) => sentCredentials(o) && gaveSession(o)) || success.every(refreshed))
+    (success.every((o) => sentCredentials(o) && gaveSession(o)) ||
+      success.every((o) => refreshed(o, ambient)))
   );
 }
 
