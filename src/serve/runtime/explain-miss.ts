@@ -25,15 +25,19 @@ export function explainMiss(
 ): TwinResponse {
   const asked = `${req.method.toUpperCase()} ${req.path}`;
   if (detail) {
-    // The query is part of what was not recorded (credential-like values masked).
-    const query = new URLSearchParams(maskQueryPairs(req.query)).toString();
-    const exact = `${asked}${query === "" ? "" : `?${query}`}`;
+    // The query is part of what was not recorded: named by its parameters, never its values (a value may be a
+    // secret the twin must not write back).
+    const names = [...new Set(req.query.map(([k]) => k))].map((k) => JSON.stringify(k));
+    const exact =
+      names.length === 0
+        ? asked
+        : `${asked} with query parameter${names.length === 1 ? "" : "s"} ${names.join(", ")}`;
     return explainedAnswer(
       501,
       {
         error: "unrecorded_request",
         message: `${exact} matches ${detail.reason}, but no answer was recorded for this exact request, and this route is answered only by replaying recorded requests: what the app answers to it is unknown; the recorded ones are listed in "recorded"`,
-        request: exact,
+        request: asked,
         route: detail.reason,
         recorded: detail.recorded,
         hint: `Record this request in a scenario (or record ${detail.reason} so that a rule of the twin is confirmed), then rebuild.`,

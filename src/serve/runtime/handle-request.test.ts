@@ -136,8 +136,8 @@ describe("handleRequest on the items model", () => {
       json({
         error: "unrecorded_request",
         message:
-          'GET /api/items/summary?range=day matches GET /api/items/summary, but no answer was recorded for this exact request, and this route is answered only by replaying recorded requests: what the app answers to it is unknown; the recorded ones are listed in "recorded"',
-        request: "GET /api/items/summary?range=day",
+          'GET /api/items/summary with query parameter "range" matches GET /api/items/summary, but no answer was recorded for this exact request, and this route is answered only by replaying recorded requests: what the app answers to it is unknown; the recorded ones are listed in "recorded"',
+        request: "GET /api/items/summary",
         route: "GET /api/items/summary",
         recorded: ["GET /api/items/summary?range=week&tz=UTC"],
         hint: "Record this request in a scenario (or record GET /api/items/summary so that a rule of the twin is confirmed), then rebuild.",
