@@ -72,6 +72,51 @@ function unlearnedQuery(
     }));
 }
 
+/** A list read's query meanings inferred from a sibling collection, and those refused (inferred-queries.ts). */
+function inferredQueryOf(
+  model: Model,
+  e: Endpoint,
+): { param: string; kind: string; from: string; serving: "inferred" | "refused"; explain: string }[] {
+  const c = e.kind === "list" ? model.collections.find((x) => x.list_endpoint === e.tool_name) : undefined;
+  if (!c?.query) return [];
+  const param = (r: { path: unknown[] }) =>
+    r.path
+      .map((s) =>
+        typeof s === "string"
+          ? s
+          : "literal" in (s as object)
+            ? (s as { literal: string }).literal
+            : "field" in (s as object)
+              ? "{field}"
+              : "op" in (s as object)
+                ? "{op}"
+                : `{field}${(s as { field_op: string }).field_op}{op}`,
+      )
+      .join(".");
+  return [
+    ...c.query.rules.flatMap((r) =>
+      "inferred" in r && r.inferred
+        ? [
+            {
+              param: param(r),
+              kind: r.kind,
+              from: r.inferred.from,
+              serving: "inferred" as const,
+              explain: r.explain,
+            },
+          ]
+        : [],
+    ),
+    ...(c.query.refused_inferences ?? []).map((x) => ({
+      param: x.param,
+      kind: x.kind,
+      from: x.from,
+      serving: "refused" as const,
+      explain: `not inferred from ${x.from}: ${x.reason}`,
+    })),
+  ];
+}
+
 /** The coverage report of a learned model, with the verdict of the evidence it was learned from. */
 export function buildCoverage(
   learned: Learned,
@@ -82,6 +127,7 @@ export function buildCoverage(
     .filter((e) => e.serving !== "withheld" && (e.method === "GET" || e.method === "HEAD"))
     .map((e) => {
       const unlearned = unlearnedQuery(model, seed, e);
+      const inferredQuery = inferredQueryOf(model, e);
       return {
         tool_name: e.tool_name,
         method: e.method,
@@ -91,6 +137,7 @@ export function buildCoverage(
         observations: e.observations,
         explain: e.explain,
         ...(unlearned.length > 0 ? { unlearned_query: unlearned } : {}),
+        ...(inferredQuery.length > 0 ? { inferred_query: inferredQuery } : {}),
       };
     });
   const writes = model.endpoints.filter((e) => e.method !== "GET" && e.method !== "HEAD");

@@ -36,6 +36,21 @@ export const CoverageReadSchema = z.strictObject({
   unlearned_query: z
     .array(z.strictObject({ param: z.string(), recorded: z.number().int().nonnegative(), hint: z.string() }))
     .optional(),
+  /**
+   * Query meanings inferred from a sibling collection (src/learn/inferred-queries.ts), never proven: `inferred`,
+   * with the sibling and what it means; and those refused, with why. Absent when none (older reports read).
+   */
+  inferred_query: z
+    .array(
+      z.strictObject({
+        param: z.string(),
+        kind: z.string(),
+        from: z.string(),
+        serving: z.enum(["inferred", "refused"]),
+        explain: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 export const CoverageWriteSchema = z.strictObject({

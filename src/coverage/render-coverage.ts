@@ -57,6 +57,17 @@ export function renderCoverage(c: Coverage): string {
     lines.push("", "Query parameters with no learned meaning:");
     for (const u of unlearned) lines.push(`  ${u.tool} ${u.param} (${u.recorded} recorded): ${u.hint}`);
   }
+  const inferredQuery = c.reads.flatMap((r) =>
+    (r.inferred_query ?? []).map((u) => ({ tool: r.tool_name, ...u })),
+  );
+  if (inferredQuery.length > 0) {
+    lines.push(
+      "",
+      "Query parameters inferred from a sibling collection (never counted as proven; --no-infer leaves them out):",
+    );
+    for (const u of inferredQuery)
+      lines.push(`  ${u.tool} ${u.param} ${u.serving} (${u.kind}): ${u.explain}`);
+  }
   if ((c.writes.acknowledged ?? []).length > 0) {
     lines.push("", "Acknowledged (answered as recorded, changing nothing; never counted as served):");
     for (const a of c.writes.acknowledged!) lines.push(`  ${a.tool_name}: ${a.explain}`);

@@ -32,14 +32,14 @@ interface Style {
 }
 
 /** A list template split into prefix, stem and suffix (`/issues.json` → ``, `issues`, `.json`). */
-function splitList(template: string): { prefix: string; stem: string; suffix: string } | null {
+export function splitList(template: string): { prefix: string; stem: string; suffix: string } | null {
   const at = template.lastIndexOf("/");
   const { stem, suffix } = splitSuffix(template.slice(at + 1));
   if (stem === "" || stem.startsWith("{")) return null;
   return { prefix: template.slice(0, at), stem, suffix };
 }
 
-function envelopeStyle(c: Collection, stem: string): string {
+export function envelopeStyle(c: Collection, stem: string): string {
   if (c.envelope.kind === "bare" || c.envelope.kind === "keyed") return c.envelope.kind;
   const key = c.envelope.items_key === stem ? "stem" : `key:${c.envelope.items_key}`;
   return c.envelope.total_key === null ? key : `${key}+total`;

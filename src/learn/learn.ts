@@ -40,6 +40,7 @@ import {
 } from "./header-variants.js";
 import { hiddenDefaults, hiddenPointers, withHiddenDefaults } from "./hidden-fields.js";
 import { sequenceStarts } from "./id-sequences.js";
+import { inferSiblingQueries, siblingInputs } from "./inferred-queries.js";
 import { inferItemRoutes } from "./inferred-routes.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
@@ -566,7 +567,12 @@ export function learn(
     .flatMap((g) =>
       learnValidations(g, { refused: walk.refused, writes: walk.writes.filter((w) => w.obs.endpoint === g) }),
     );
-  const { collections, stateServed, seed, idSequences } = collectionStates(walk);
+  const states = collectionStates(walk);
+  const { stateServed, seed, idSequences } = states;
+  // Query meanings a sibling collection confirmed, labelled inferred (inferred-queries.ts); none with infer: false.
+  const collections = infer
+    ? inferSiblingQueries(states.collections, siblingInputs(found, walk.queries, seed))
+    : states.collections;
   // Entity tags item reads send, and the stale If-Match refusals they explain (etag-rules.ts).
   for (const c of collections) {
     const col = found.find((f) => f.name === c.name);

@@ -167,6 +167,13 @@ export const QueryDomainSchema = z.discriminatedUnion("kind", [
 ]);
 
 /**
+ * A query rule inferred, never recorded on its collection (src/learn/inferred-queries.ts): a sibling collection of
+ * the same API (same route prefix and envelope) confirmed it, and no recorded read of this one refutes it.
+ * `apptwin build --no-infer` infers none.
+ */
+export const InferredFromSchema = z.strictObject({ from: z.string() });
+
+/**
  * A query parameter's meaning the recording confirmed (docs/specs/learn/spec.md "Query hypotheses"): each
  * applies to the leaves (src/model/query-language.ts) its path matches; `explain` says what confirmed it.
  */
@@ -196,6 +203,7 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     fields: z.record(z.string(), z.string()),
     /** Names a read showed not to filter this way (a value that changed nothing): only their recorded values apply. */
     not_fields: z.array(z.string()).optional(),
+    inferred: InferredFromSchema.optional(),
     explain: z.string(),
   }),
   z.strictObject({
@@ -212,6 +220,7 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     fields: z.array(z.string()),
     /** Whether case matters; null when the recording did not decide (served only where both readings agree). */
     case_sensitive: z.boolean().nullable(),
+    inferred: InferredFromSchema.optional(),
     explain: z.string(),
   }),
   z.strictObject({
@@ -237,15 +246,27 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
      * is not answered (apps break ties by id, by insertion or by nothing).
      */
     ties: z.literal("list_order").optional(),
+    inferred: InferredFromSchema.optional(),
     explain: z.string(),
   }),
-  z.strictObject({ kind: z.literal("limit"), path: QueryPathSchema, explain: z.string() }),
-  z.strictObject({ kind: z.literal("offset"), path: QueryPathSchema, explain: z.string() }),
+  z.strictObject({
+    kind: z.literal("limit"),
+    path: QueryPathSchema,
+    inferred: InferredFromSchema.optional(),
+    explain: z.string(),
+  }),
+  z.strictObject({
+    kind: z.literal("offset"),
+    path: QueryPathSchema,
+    inferred: InferredFromSchema.optional(),
+    explain: z.string(),
+  }),
   /** A page number (the first page is `base`), of the size the limit parameter gives. */
   z.strictObject({
     kind: z.literal("page"),
     path: QueryPathSchema,
     base: z.number().int(),
+    inferred: InferredFromSchema.optional(),
     explain: z.string(),
   }),
   /** A projection: `list` — the value names the fields (`_fields=id,title`); `keys` — the last segment names one (`fields[title]=true`). */
@@ -563,6 +584,14 @@ export const CollectionSchema = z.strictObject({
       default_filter: z.array(z.strictObject({ field: z.string(), value: z.unknown() })),
       /** Values the app refuses, by kind (absent: none recorded; older models). */
       domains: z.array(QueryDomainSchema).optional(),
+      /**
+       * Meanings a sibling collection confirmed that were not inferred here (src/learn/inferred-queries.ts), each
+       * with why: a recorded read of this collection refutes it, the siblings disagree, or its fields are not here.
+       * Absent: none (older models read).
+       */
+      refused_inferences: z
+        .array(z.strictObject({ param: z.string(), kind: z.string(), from: z.string(), reason: z.string() }))
+        .optional(),
     })
     .optional(),
   /**

@@ -1,0 +1,68 @@
+/**
+ * Query meanings inferred from a sibling collection (inferred-queries.ts): a page size one collection of an API
+ * confirmed applies to a sibling under the same prefix and envelope, labelled inferred; refused when a recorded read
+ * of the sibling refutes it; none with infer: false.
+ */
+import { describe, expect, it } from "vitest";
+import { buildEvidence, type RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
+import { learnModel } from "../bundle/learn-model.js";
+
+const items = [
+  { id: 1, title: "Milk", status: "open" },
+  { id: 2, title: "Bread", status: "done" },
+  { id: 3, title: "Eggs", status: "open" },
+];
+const tags = [
+  { id: 1, label: "home", status: "open" },
+  { id: 2, label: "work", status: "done" },
+];
+const base: RecordSpec[] = [
+  { path: "/api/items", status: 200, res: items },
+  { path: "/api/items?limit=1", status: 200, res: [items[0]] },
+  { path: "/api/items?status=open", status: 200, res: [items[0], items[2]] },
+  { path: "/api/tags", status: 200, res: tags },
+];
+const rulesOf = (specs: RecordSpec[], name: string, infer = true) =>
+  learnModel(buildEvidence(specs), { infer }).model.collections.find((c) => c.name === name)!.query!;
+
+describe("query meanings inferred from a sibling collection", () => {
+  it("gives a sibling the page size and the equality filter on a field both hold, labelled inferred", () => {
+    const q = rulesOf(base, "tags");
+    expect(q.rules.find((r) => r.kind === "limit")).toMatchObject({
+      path: ["limit"],
+      inferred: { from: "items" },
+    });
+    expect(q.rules.find((r) => r.kind === "filter")).toMatchObject({
+      fields: { status: "status" },
+      inferred: { from: "items" },
+    });
+    const { coverage } = learnModel(buildEvidence(base));
+    const row = coverage.reads.find((r) => r.template === "/api/tags")!;
+    expect(row.inferred_query?.map((x) => [x.param, x.serving])).toEqual([
+      ["limit", "inferred"],
+      ["{field}", "inferred"],
+    ]);
+  });
+
+  it("is not inferred where the sibling's own read decided the parameter (a page size that changed nothing there)", () => {
+    const q = rulesOf([...base, { path: "/api/tags?limit=1", status: 200, res: tags }], "tags");
+    expect(q.rules.some((r) => r.kind === "limit")).toBe(false);
+    // Its own read shows the page size changed nothing there: the rule it confirmed stands, none is inferred.
+    expect(q.rules.find((r) => r.kind === "ignore")).toMatchObject({ path: ["limit"] });
+  });
+
+  it("is refused when the sibling's entities lack the field the filter was confirmed on", () => {
+    const bare = base.map((s) =>
+      s.path === "/api/tags" ? { ...s, res: tags.map(({ status: _, ...t }) => t) } : s,
+    );
+    const q = rulesOf(bare, "tags");
+    expect(q.rules.some((r) => r.kind === "filter")).toBe(false);
+    expect(q.refused_inferences?.[0]?.reason).toContain("hold none of the fields");
+  });
+
+  it("infers nothing with infer: false (apptwin build --no-infer)", () => {
+    const q = rulesOf(base, "tags", false);
+    expect(q.rules.filter((r) => "inferred" in r && r.inferred)).toEqual([]);
+    expect(q.refused_inferences).toBeUndefined();
+  });
+});
