@@ -26,22 +26,16 @@ const rulesOf = (specs: RecordSpec[], name: string, infer = true) =>
   learnModel(buildEvidence(specs), { infer }).model.collections.find((c) => c.name === name)!.query!;
 
 describe("query meanings inferred from a sibling collection", () => {
-  it("gives a sibling the page size and the equality filter on a field both hold, labelled inferred", () => {
+  it("gives a sibling the page size, labelled inferred, and never a filter (a field's values are the collection's own)", () => {
     const q = rulesOf(base, "tags");
     expect(q.rules.find((r) => r.kind === "limit")).toMatchObject({
       path: ["limit"],
       inferred: { from: "items" },
     });
-    expect(q.rules.find((r) => r.kind === "filter")).toMatchObject({
-      fields: { status: "status" },
-      inferred: { from: "items" },
-    });
+    expect(q.rules.some((r) => r.kind === "filter")).toBe(false);
     const { coverage } = learnModel(buildEvidence(base));
     const row = coverage.reads.find((r) => r.template === "/api/tags")!;
-    expect(row.inferred_query?.map((x) => [x.param, x.serving])).toEqual([
-      ["limit", "inferred"],
-      ["{field}", "inferred"],
-    ]);
+    expect(row.inferred_query?.map((x) => [x.param, x.serving])).toEqual([["limit", "inferred"]]);
   });
 
   it("is not inferred where the sibling's own read decided the parameter (a page size that changed nothing there)", () => {
@@ -49,15 +43,6 @@ describe("query meanings inferred from a sibling collection", () => {
     expect(q.rules.some((r) => r.kind === "limit")).toBe(false);
     // Its own read shows the page size changed nothing there: the rule it confirmed stands, none is inferred.
     expect(q.rules.find((r) => r.kind === "ignore")).toMatchObject({ path: ["limit"] });
-  });
-
-  it("is refused when the sibling's entities lack the field the filter was confirmed on", () => {
-    const bare = base.map((s) =>
-      s.path === "/api/tags" ? { ...s, res: tags.map(({ status: _, ...t }) => t) } : s,
-    );
-    const q = rulesOf(bare, "tags");
-    expect(q.rules.some((r) => r.kind === "filter")).toBe(false);
-    expect(q.refused_inferences?.[0]?.reason).toContain("hold none of the fields");
   });
 
   it("infers nothing with infer: false (apptwin build --no-infer)", () => {

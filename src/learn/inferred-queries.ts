@@ -10,8 +10,10 @@
  *   - a sort (its syntax and companion direction parameter): the sort value names a field of the sibling's own
  *     entities (resolved on them as serve resolves any sort name);
  *   - a full-text search: over the searched fields the sibling's entities hold as text too;
- *   - a filter: for each name confirmed, when the field it was confirmed to mean is a field the sibling's
- *     entities hold as well (an equality on a field both collections have; an operator syntax the same way).
+ *   - never a filter (decision): what a field's values are and what the app matches them against belong to each
+ *     collection (WordPress filters pages by `status=publish` but comments by `status=approve`, though comments show
+ *     `approved`), so a filter inferred from a sibling answered comments?status=approved with a list where the app
+ *     gave `[]`: a wrong answer dressed as the app's. The filter code paths below stay for the refusal checks.
  * Refused (not inferred, with the reason, in `query.refused_inferences`) when the siblings that confirmed the
  * parameter disagree on its meaning, when none of its fields is the sibling's, or when a recorded read of the
  * sibling refutes it: a read judged against the state of its moment (state-walk.ts) that the sibling's rules with
@@ -60,7 +62,7 @@ export interface SiblingInput {
 type Inferable = Extract<QueryRule, { kind: "filter" | "search" | "sort" | "limit" | "offset" | "page" }>;
 type Refusal = NonNullable<NonNullable<Collection["query"]>["refused_inferences"]>[number];
 
-const INFERABLE = new Set(["filter", "search", "sort", "limit", "offset", "page"]);
+const INFERABLE = new Set(["search", "sort", "limit", "offset", "page"]);
 
 const isInferable = (r: QueryRule): r is Inferable =>
   INFERABLE.has(r.kind) && !("inferred" in r && r.inferred);
