@@ -58,6 +58,18 @@ export class CollectionState {
     return typeof v === "string" || typeof v === "number" ? String(v) : null;
   }
 
+  /**
+   * The id of the entity a path names: the value itself when the collection ever held that id, else the id of the
+   * entity another of its ids (`alt_id_fields`: a project's `identifier`, `/projects/docs.json`) names; else the
+   * value as given.
+   */
+  resolveId(raw: string): string {
+    const alt = this.col.altIdFields ?? [];
+    if (alt.length === 0 || this.lastKnown.has(raw)) return raw;
+    for (const [id, e] of this.lastKnown) if (alt.some((f) => String(e[f]) === raw)) return id;
+    return raw;
+  }
+
   /** The scope of an entity: its parent field's value, its parent path (ids that are paths), or "". */
   scopeOf(e: Entity): string {
     if (this.col.tree) return parentPath(this.idOf(e) ?? "");

@@ -53,6 +53,7 @@ const ITEMS_KEYS = ["data", "items", "results", "records", "rows"];
 /** How many list and item observations shape detection looks at. */
 const SAMPLE = 200;
 const PREFERRED_IDS = ["id", "uuid", "_id", "key", "slug"];
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * A keyed map's entities (`{"1": {id: 1, …}, "2": {…}}`): an object of two or more entities, one field of which
@@ -174,30 +175,111 @@ function pickIdPair(
   return null;
 }
 
+/** The item name of a list's last segment: the segment without its suffix and its singular, and the suffixes tried. */
+function itemNames(list: EndpointGroup): { names: string[]; tails: string[] } {
+  const last = list.literals[list.literals.length - 1]!;
+  const { stem, suffix } = splitSuffix(last);
+  return {
+    names: [...new Set([stem, singular(stem)])].map(encodeURIComponent),
+    tails: [...new Set([suffix, ""])].map(encodeURIComponent),
+  };
+}
+
+/**
+ * The item templates a list may have at its own path: `<list>/{id}` (`{id+}`), and the sibling item path
+ * (`/issues.json` and `/issues/{id}.json`, `/flows` and `/flow/{id}`).
+ */
+function ownItemTemplates(list: EndpointGroup): string[] {
+  const parent = list.template.slice(0, list.template.lastIndexOf("/"));
+  const { names, tails } = itemNames(list);
+  return [
+    `${list.template}/{id}`,
+    `${list.template}/{id+}`,
+    ...names.flatMap((n) => tails.map((t) => `${parent}/${n}/{id}${t}`)),
+  ];
+}
+
+/**
+ * The flat item templates of a nested list (`/memberships/{id}.json` for `/projects/{project_id}/memberships.json`):
+ * its item name under each path of literals before its first parameter, the longest first. None for a top-level list.
+ */
+function flatItemTemplates(list: EndpointGroup): string[] {
+  const segments = list.template.split("/");
+  const firstParam = segments.findIndex((s) => s.startsWith("{"));
+  if (firstParam < 0) return [];
+  const { names, tails } = itemNames(list);
+  const out: string[] = [];
+  for (let end = firstParam; end >= 1; end--) {
+    const prefix = segments.slice(0, end).join("/");
+    for (const n of names) for (const t of tails) out.push(`${prefix}/${n}/{id}${t}`);
+  }
+  return out;
+}
+
+/**
+ * True when an item answer (bare, or under one key) shows an entity a list showed, by the same field: some list
+ * entity holds the path's id at a field the answer holds it at too. Stricter than a value anywhere in the list, as
+ * a flat item path (`/memberships/3.json`) is linked to a list at another path only by this.
+ */
+function showsListed(o: Observation, lists: Entity[][]): boolean {
+  const id = o.pathParams["id"];
+  const body = bodyOf(o);
+  if (id === undefined || !isEntity(body)) return false;
+  const shown = [body, ...Object.values(body).filter(isEntity)];
+  return lists.some((l) =>
+    l.some((e) =>
+      Object.keys(e).some(
+        (k) => isIdValue(e[k]) && String(e[k]) === id && shown.some((s) => String(s[k]) === id),
+      ),
+    ),
+  );
+}
+
 /**
  * The item endpoint of a list: `<list>/{id}`, or, when the list path ends in a file-type suffix or the item path
  * names the entity in the singular (`/issues.json` and `/issues/{id}.json`, `/flows` and `/flow/{id}`), a sibling
- * item path whose answers show an entity the list showed (their ids coincide).
+ * item path whose answers show an entity the list showed (their ids coincide). A nested list may have its item at a
+ * flat path instead (`/projects/{project_id}/memberships.json` and `/memberships/{id}.json`): taken when `flat` (the
+ * one nested list that may claim it, whose entities name their scope) and an item read showed, by the same field, an
+ * entity the list showed.
  */
 function itemFor(
   list: EndpointGroup,
   gets: Map<string, EndpointGroup>,
   lists: Entity[][],
+  flat: ReadonlySet<string>,
 ): EndpointGroup | null {
+  const [exact, greedy, ...siblings] = ownItemTemplates(list);
   // An id holding `/` makes the item parameter greedy (`/api/contents/{id+}`).
-  const exact = gets.get(`${list.template}/{id}`) ?? gets.get(`${list.template}/{id+}`);
-  if (exact) return exact;
-  const last = list.literals[list.literals.length - 1]!;
-  const { stem, suffix } = splitSuffix(last);
-  const parent = list.template.slice(0, list.template.lastIndexOf("/"));
-  const names = [...new Set([stem, singular(stem)])].map(encodeURIComponent);
+  const own = gets.get(exact!) ?? gets.get(greedy!);
+  if (own) return own;
   const listed = new Set(lists.flat().flatMap((e) => Object.values(e).filter(isIdValue).map(String)));
-  for (const name of names)
-    for (const tail of [...new Set([suffix, ""])]) {
-      const g = gets.get(`${parent}/${name}/{id}${encodeURIComponent(tail)}`);
-      if (g?.observations.some((o) => okJson(o) && listed.has(o.pathParams["id"] ?? ""))) return g;
-    }
+  for (const t of siblings) {
+    const g = gets.get(t);
+    if (g?.observations.some((o) => okJson(o) && listed.has(o.pathParams["id"] ?? ""))) return g;
+  }
+  for (const t of flatItemTemplates(list)) {
+    const g = flat.has(t) ? gets.get(t) : undefined;
+    if (g?.observations.some((o) => okJson(o) && showsListed(o, lists))) return g;
+  }
   return null;
+}
+
+/**
+ * The flat item templates each nested list may claim: read by a GET, no list's own item template, and a candidate
+ * of that one nested list alone (two nested lists naming one flat path are not told apart).
+ */
+function flatClaims(gets: Map<string, EndpointGroup>): Map<string, Set<string>> {
+  const lists = [...gets.values()].filter((g) => typeof g.literals[g.literals.length - 1] === "string");
+  const own = new Set(lists.flatMap(ownItemTemplates));
+  const claimants = new Map<string, string[]>();
+  for (const l of lists)
+    for (const t of new Set(flatItemTemplates(l)))
+      if (gets.has(t) && !own.has(t)) claimants.set(t, [...(claimants.get(t) ?? []), l.key]);
+  const out = new Map<string, Set<string>>();
+  for (const [t, keys] of claimants)
+    if (keys.length === 1) out.set(keys[0]!, new Set([...(out.get(keys[0]!) ?? []), t]));
+  return out;
 }
 
 /** A warning for the first entity of a list that lacks the id field (the twin leaves such entities out). */
@@ -367,6 +449,7 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
   const gets = new Map(groups.filter((g) => g.method === "GET").map((g) => [g.template, g]));
   const found: FoundCollection[] = [];
   const names = new Set<string>();
+  const claims = flatClaims(gets);
   for (const list of [...gets.values()].sort((a, b) => (a.template < b.template ? -1 : 1))) {
     const last = list.literals[list.literals.length - 1];
     if (last === null || last === undefined) continue;
@@ -377,29 +460,6 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
     const key = parsed[0]!.key;
     if (parsed.some((p) => p!.key !== key)) continue;
     const lists = parsed.map((p) => p!.entities);
-    const item = itemFor(list, gets, lists);
-    // A list never read without a query (a search) is not a collection: its answers are replayed.
-    if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
-    // An item read with a query (a projection, an expansion) may show another shape of the entity: shapes are
-    // judged on the plain item reads when there are any.
-    const itemAll = item ? item.observations.filter(okJson) : [];
-    const plain = itemAll.filter((o) => o.query.length === 0);
-    const itemOks = (plain.length > 0 ? plain : itemAll).slice(0, SAMPLE);
-    const itemEnvelope = detectItemEnvelope(itemOks, lists);
-    const allOks = list.observations.filter(okJson);
-    const all = allOks.map((o) => listEntities(bodyOf(o), key)?.entities ?? []);
-    const word = splitSuffix(last).stem;
-    const pair =
-      pickIdField(word, lists, all, itemOks, itemEnvelope) === null
-        ? pickIdPair(word, lists, all, itemOks, itemEnvelope)
-        : null;
-    const idField = pair?.idField ?? pickIdField(word, lists, all, itemOks, itemEnvelope);
-    if (idField === null) continue;
-    const ids = lists
-      .flat()
-      .map((e) => e[idField])
-      .filter(isIdValue);
-    const idKind = ids.every((v) => typeof v === "number") ? "int" : ids.every(isUuid) ? "uuid" : "string";
     let parent: FoundCollection["parent"] = null;
     const lastParam = list.params[list.params.length - 1];
     if (lastParam !== undefined) {
@@ -425,6 +485,30 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
               ...(reference !== null ? { reference } : {}),
             };
     }
+    // A flat item path is linked only where the entities name their scope (a field, or a reference inside one):
+    // its reads name no parent, so the entity must.
+    const namesScope = parent !== null && (!parent.implied || parent.reference !== undefined);
+    const item = itemFor(list, gets, lists, (namesScope && claims.get(list.key)) || NONE);
+    // A list never read without a query (a search) is not a collection: its answers are replayed.
+    if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
+    // An item read with a query (a projection, an expansion) may show another shape of the entity: shapes are
+    // judged on the plain item reads when there are any.
+    const itemAll = item ? item.observations.filter(okJson) : [];
+    const plain = itemAll.filter((o) => o.query.length === 0);
+    const itemOks = (plain.length > 0 ? plain : itemAll).slice(0, SAMPLE);
+    const itemEnvelope = detectItemEnvelope(itemOks, lists);
+    const allOks = list.observations.filter(okJson);
+    const all = allOks.map((o) => listEntities(bodyOf(o), key)?.entities ?? []);
+    const word = splitSuffix(last).stem;
+    const single = pickIdField(word, lists, all, itemOks, itemEnvelope);
+    const pair = single === null ? pickIdPair(word, lists, all, itemOks, itemEnvelope) : null;
+    const idField = pair?.idField ?? single;
+    if (idField === null) continue;
+    const ids = lists
+      .flat()
+      .map((e) => e[idField])
+      .filter(isIdValue);
+    const idKind = ids.every((v) => typeof v === "number") ? "int" : ids.every(isUuid) ? "uuid" : "string";
     let name = snake(word);
     if (names.has(name))
       name = snake(list.literals.filter((l): l is string => l !== null && l !== "api").join("_"));

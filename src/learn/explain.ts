@@ -52,11 +52,11 @@ export function explainRule(rule: FieldRule, field?: string): string {
     case "copy":
       return rule.pointer === undefined ? `a copy of field "${rule.from}"` : `a copy of ${rule.pointer}`;
     case "path_param":
-      return `the path parameter {${rule.name}}`;
+      return `the path parameter {${rule.name}}${rule.integer ? " as a number" : ""}`;
     case "keep":
       return "kept as it was";
     case "object":
-      return `an object of ${rule.fields.map((f) => `${f.field}: ${explainRule(f.rule, f.field)}`).join("; ")}`;
+      return `an object of ${rule.fields.map((f) => `${f.field}: ${explainRule(f.rule, f.field)}`).join("; ")}${rule.when_sent === undefined ? "" : `, left out when the request has no ${rule.when_sent.join(" or no ")}`}`;
     case "array":
       return `a list of ${rule.items.length}: ${rule.items.map((r, i) => `[${i}] ${explainRule(r)}`).join("; ")}`;
     case "format":
@@ -73,6 +73,8 @@ export function explainRule(rule: FieldRule, field?: string): string {
       return rule.derive === "last_segment"
         ? 'the id after its last "/"'
         : `the standard media type of the id's extension${knownText(rule.known ?? {})}`;
+    case "each":
+      return `the ${Object.keys(rule.table).length === 1 ? "entity" : "entities"} the request's ${rule.pointer} names, each as recorded under its ${rule.key} (${Object.keys(rule.table).join(", ")}; another is an explained miss)${otherwiseText(rule.otherwise)}`;
     case "cases":
       return `by the request's ${rule.pointer}: ${rule.cases.map((c) => `${c.value}, ${explainRule(c.rule, field)}`).join("; ")} (another value there is an explained miss)`;
   }

@@ -64,6 +64,10 @@ export interface FieldContext {
   session?: readonly { id: string | number; strings: ReadonlySet<string> }[];
   /** For creates into a nested collection: the scope written (the parent path parameter's value). */
   scope?: string | null;
+  /** The field of a nested collection's entities holding their parent's id (`parent.field`), if any. */
+  parentField?: string;
+  /** The collection's reference tables (reference-tables.ts): what the entities a field lists by a key hold. */
+  tables?: ReadonlyMap<string, Record<string, unknown>>;
 }
 
 /** The rule of a field, or why none holds (and, for a nested field, its path: `guid.raw`). */
@@ -89,6 +93,7 @@ export type FieldVerdict =
  */
 export type UnclosableGap =
   | { kind: "counter" }
+  | { kind: "reference_list"; pointer: string; key: string }
   | { kind: "token"; token: TokenShape; answerOnly: boolean }
   | { kind: "string_id" };
 
@@ -235,9 +240,13 @@ export function candidates(
     add({ kind: "keep" });
     if (typeof v === "number") add({ kind: "increment", step: 1 });
   }
-  if (typeof v === "string" || typeof v === "number")
+  // A created id is never the path's parameter: on a create's path that names its parent (`/projects/3/memberships`),
+  // unless the id field is the one naming the parent.
+  const newOwnId = top && ctx.create && f === ctx.idField && f !== ctx.parentField;
+  if ((typeof v === "string" || typeof v === "number") && !newOwnId)
     for (const [name, pv] of Object.entries(ctx.pathParams))
-      if (String(v) === pv) add({ kind: "path_param", name });
+      if (String(v) === pv)
+        add({ kind: "path_param", name, ...(typeof v === "number" ? { integer: true as const } : {}) });
   if (
     top &&
     ctx.create &&
@@ -289,6 +298,9 @@ export function candidates(
   if (isRedactionMarker(v)) add({ kind: "redacted", marker: v });
   if ((typeof v === "string" || typeof v === "number") && !isRedactionMarker(v))
     for (const rule of lookups(ctx, self, v)) add(rule);
+  // A flag of the entity a reference object names (`status: {id, is_closed}`), never one found elsewhere by chance.
+  if (typeof v === "boolean") for (const rule of lookups(ctx, self, v, true)) add(rule);
+  if (top && Array.isArray(v) && v.every(isObject)) for (const rule of eachRules(ctx, f, v)) add(rule);
   if (typeof v === "string" && !isRedactionMarker(v)) {
     const parts = matchFormat(v, formatSources(ctx, self));
     if (parts) add({ kind: "format", parts, otherwise: { kind: "omit" } });
@@ -353,17 +365,74 @@ function singularOf(name: string): string {
 }
 
 /** The lookups giving `v`: a value of an entity another collection holds under an id the written entity holds. */
-function lookups(ctx: FieldContext, self: string, v: string | number): FieldRule[] {
+function lookups(
+  ctx: FieldContext,
+  self: string,
+  v: string | number | boolean,
+  siblingsOnly = false,
+): FieldRule[] {
   const out: FieldRule[] = [];
   for (const [key, collection, e] of referenced(ctx, self)) {
+    if (siblingsOnly && !siblingKey(key, self)) continue;
     const idValue = readPointer(ctx.entity, key);
     for (const [pointer, x] of pointerEntries(e))
       if (
-        (typeof x === "string" || typeof x === "number") &&
+        (typeof x === "string" || typeof x === "number" || typeof x === "boolean") &&
         json(x) === json(v) &&
         json(x) !== json(idValue)
       )
         out.push({ kind: "lookup", collection, key, pointer });
+  }
+  return out;
+}
+
+/**
+ * The request pointer and key naming a list of objects in every observation that holds it (a request array of
+ * scalars, in order the values of one key of its objects: `role_ids` for `roles`), or null. Such a list follows the
+ * request's array: an item-by-item rule of one length would answer another request wrongly.
+ */
+function namingArray(path: Path, contexts: FieldContext[]): { pointer: string; key: string } | null {
+  let found: { pointer: string; key: string }[] | null = null;
+  for (const ctx of contexts) {
+    const v = at(ctx.entity, path);
+    if (v === undefined) continue;
+    if (!Array.isArray(v) || v.length === 0 || !v.every(isObject) || !ctx.request) return null;
+    const here: { pointer: string; key: string }[] = [];
+    for (const [text, pointers] of requestPointers(ctx)) {
+      if (text.startsWith("s:")) continue;
+      const sent = JSON.parse(text) as unknown;
+      if (!Array.isArray(sent) || sent.length !== v.length) continue;
+      for (const k of Object.keys(v[0] as object))
+        if (v.every((o, i) => ["string", "number"].includes(typeof o[k]) && String(o[k]) === String(sent[i])))
+          for (const pointer of pointers) here.push({ pointer, key: k });
+    }
+    found =
+      found === null
+        ? here
+        : found.filter((a) => here.some((b) => a.pointer === b.pointer && a.key === b.key));
+    if (found.length === 0) return null;
+  }
+  return found?.[0] ?? null;
+}
+
+/**
+ * The `each` rules giving a list of objects: a request array of scalars, in order the values of one key of its
+ * objects, whose entities the collection's reference table of that field and key holds (`roles` from `role_ids`).
+ */
+function eachRules(ctx: FieldContext, f: string, v: Record<string, unknown>[]): FieldRule[] {
+  if (!ctx.request || !ctx.tables || ctx.tables.size === 0) return [];
+  const out: FieldRule[] = [];
+  for (const [key, pointers] of requestPointers(ctx)) {
+    if (key.startsWith("s:")) continue;
+    const sent = JSON.parse(key) as unknown;
+    if (!Array.isArray(sent) || sent.length !== v.length) continue;
+    if (!sent.every((x) => typeof x === "string" || typeof x === "number")) continue;
+    for (const [tk, table] of ctx.tables) {
+      const [field, k] = tk.split("\u0000") as [string, string];
+      if (field !== f || !v.every((o, i) => String(o[k]) === String(sent[i]))) continue;
+      for (const pointer of pointers)
+        out.push({ kind: "each", pointer, key: k, table, otherwise: { kind: "omit" } });
+    }
   }
   return out;
 }
@@ -412,6 +481,8 @@ const PRIORITY = [
   "redacted",
   "keep",
   "lookup",
+  // The entities a request array names (`roles` from `role_ids`): the client may name others, so before a constant.
+  "each",
   "format",
   // A value equal to a constant is that constant: a copy is proven only where the source varied and it followed.
   "constant",
@@ -447,6 +518,18 @@ export function namedFor(pointer: string, path: Path): boolean {
 }
 
 /**
+ * True when a lookup reads the collection its key's object is named for (`/project/id` in `projects`): of two
+ * collections holding an entity of that id (an issue 1 beside the project 1), the one the reference names.
+ */
+function namedLookup(rule: Extract<FieldRule, { kind: "lookup" }>): boolean {
+  const token = pathOfPointer(rule.key)
+    .slice(0, -1)
+    .filter((t) => !/^\d+$/.test(t))
+    .at(-1);
+  return token !== undefined && (rule.collection === token || singularOf(rule.collection) === token);
+}
+
+/**
  * True when a request copy is no more proven than a constant: its value never varied across the requests that sent
  * it, its key is not named for the field, and the value is one a coincidence gives easily (a number, a boolean, a
  * string of no letters) — `status.id: 1` following a `project_id` of 1 in every create.
@@ -479,7 +562,7 @@ function rank(rule: FieldRule, create: boolean, self: string, weak = false): num
 
 /** The request pointers a rule reads: when a request lacks one, the rule's `otherwise` applies. */
 function requestInputs(rule: FieldRule): string[] {
-  if (rule.kind === "from_request" || rule.kind === "length") return [rule.pointer];
+  if (rule.kind === "from_request" || rule.kind === "length" || rule.kind === "each") return [rule.pointer];
   if (rule.kind === "format") return rule.parts.flatMap((p) => ("request" in p ? [p.request] : []));
   return [];
 }
@@ -581,10 +664,26 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
   const values = contexts.flatMap((c, i) => (present[i] ? [at(c.entity, path)] : []));
   repeatedToken(path, contexts, values, valid);
   const nested = path.length < MAX_DEPTH && present.every(Boolean) && structured(values);
+  // A list the request's array names (`roles` by `role_ids`), which no one table of its entities explains: never a
+  // constant nor one length item by item, which would answer another request's array wrongly.
+  const namer = nested && Array.isArray(values[0]) ? namingArray(path, contexts) : null;
+  const naming: FieldVerdict | null = namer
+    ? {
+        ok: false,
+        reason: "unexplained_field",
+        gap: { kind: "reference_list", ...namer },
+        ...(path.length > 1 ? { path: path.join(".") } : {}),
+      }
+    : null;
+  if (naming)
+    for (let i = valid.length - 1; i >= 0; i--) if (valid[i]!.kind === "constant") valid.splice(i, 1);
   if (valid.length > 0) {
     const self = pointerOfPath(path);
     const weak = new Set(valid.filter((r) => unprovenCopy(r, path, contexts)));
-    const named = (r: FieldRule) => (r.kind === "from_request" && namedFor(r.pointer, path) ? 0 : 1);
+    const named = (r: FieldRule) =>
+      (r.kind === "from_request" && namedFor(r.pointer, path)) || (r.kind === "lookup" && namedLookup(r))
+        ? 0
+        : 1;
     valid.sort(
       (a, b) =>
         rank(a, create, self, weak.has(a)) - rank(b, create, self, weak.has(b)) || named(a) - named(b),
@@ -603,10 +702,13 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
       return { ok: true, rule: { ...best, freed: "undecided" } };
     return { ok: true, rule: best };
   }
+  if (naming) return naming;
   if (nested) {
     const s = inferStructure(path, contexts, values, windowMs);
     if (s.ok || s.path !== undefined) return s;
   }
+  const sentOnly = create ? referenceWhenSent(path, contexts, present, values, windowMs) : null;
+  if (sentOnly) return sentOnly;
   const display = path.length > 1 ? { path: path.join(".") } : {};
   if (per.some((p) => p?.untimed)) return { ok: false, reason: "untimed_capture", ...display };
   if (counter && counted.length === 1)
@@ -641,6 +743,48 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
     reason: allExplained && contexts.length > 1 ? "conflicting_observations" : "unexplained_field",
     ...display,
   };
+}
+
+/** The request pointers an object rule's leaves read, or null when a leaf is no request value nor looked up by one. */
+function requestLeaves(rule: FieldRule, self: string): string[] | null {
+  if (rule.kind === "from_request") return [rule.pointer];
+  if (rule.kind === "lookup") return siblingKey(rule.key, self) ? [] : null;
+  if (rule.kind !== "object") return null;
+  const out: string[] = [];
+  for (const f of rule.fields) {
+    const leaves = requestLeaves(f.rule, `${self}/${f.field}`);
+    if (leaves === null) return null;
+    for (const p of leaves) if (!out.includes(p)) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * A created field some writes answer and others leave out, an object every part of which is a request value (or
+ * looked up by one inside it): `issue: {id}` from `/time_entry/issue_id`. Explained key by key over the writes that
+ * answered it, and confirmed by the others: every write answering it sent each of those request values, and every
+ * write leaving it out sent none of them. The object is then left out when the request lacks one (`when_sent`).
+ * Null otherwise (a part another rule gives, or a write that sent the value and got no object).
+ */
+function referenceWhenSent(
+  path: Path,
+  contexts: FieldContext[],
+  present: boolean[],
+  values: unknown[],
+  windowMs: number,
+): FieldVerdict | null {
+  if (present.every(Boolean) || !present.some(Boolean) || !values.every(isObject)) return null;
+  const answering = contexts.filter((_, i) => present[i]);
+  const s = inferStructure(path, answering, values, windowMs);
+  if (!s.ok || s.rule.kind !== "object") return null;
+  const pointers = requestLeaves(s.rule, pointerOfPath(path));
+  if (pointers === null || pointers.length === 0) return null;
+  const sends = (ctx: FieldContext, p: string) =>
+    ctx.request !== null && readPointer(ctx.request, p) !== undefined;
+  const fits = contexts.every((ctx, i) =>
+    present[i] ? pointers.every((p) => sends(ctx, p)) : pointers.every((p) => !sends(ctx, p)),
+  );
+  return fits ? { ok: true, rule: { ...s.rule, when_sent: pointers } } : null;
 }
 
 /**

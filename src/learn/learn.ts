@@ -46,6 +46,7 @@ import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
 import { buildReplays, collectionModel, pageSizeParams } from "./read-model.js";
+import { referenceTables } from "./reference-tables.js";
 import {
   learnBodyRefusals,
   learnCredentialRefusals,
@@ -538,14 +539,16 @@ export function learn(
   );
   const session = sessionIdentities(groups, found).map((s) => ({ id: s.id, strings: s.strings }));
   const defaults = untouchedDefaults(walk);
-  const derived = new Map(found.map((c) => [c.name, derivedFields(c, sightings(c, ordered, targets))]));
+  const seen = new Map(found.map((c) => [c.name, sightings(c, ordered, targets)]));
+  const derived = new Map(found.map((c) => [c.name, derivedFields(c, seen.get(c.name)!)]));
+  const tables = new Map(found.map((c) => [c.name, referenceTables(seen.get(c.name)!)]));
   const categories = categoryFields(walk);
   const judged = judgeWrites(
     groups,
     targets,
     walk.writes,
     signIns,
-    { ...opts, session, defaults, derived, categories },
+    { ...opts, session, defaults, derived, categories, tables },
     warnings,
   );
   const acknowledged = acknowledgeWrites(judged, ordered, found);

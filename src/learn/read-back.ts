@@ -61,6 +61,38 @@ function agrees(read: unknown, implied: unknown, loose: boolean): boolean {
   return same(read, implied, loose);
 }
 
+/**
+ * The items of a sent array of scalars as text; null for anything else. A single id (`status_id: 5`) is left out on
+ * purpose: setting one reference may change more than the object it names (an issue's `closed_on`), which no rule of
+ * the twin follows, so such a write stays confirmed only by a field it set under its own name.
+ */
+function scalars(v: unknown): string[] | null {
+  const one = (x: unknown) => typeof x === "string" || typeof x === "number";
+  return Array.isArray(v) && v.every(one) ? v.map(String) : null;
+}
+
+/**
+ * True when the read shows, at a field the write changed (other than `claimed` ones), exactly the entities sent key
+ * `k` names: an array of objects whose values at one key are, in order, the scalars sent.
+ */
+function namesShown(w: WriteObservation, k: string, e: Entity, claimed: ReadonlySet<string>): boolean {
+  const sent = scalars(w.expect.get(k)!.value);
+  if (sent === null || sent.length === 0) return false;
+  return Object.entries(e).some(([f, v]) => {
+    if (claimed.has(f) || w.expect.has(f) || !w.pre || !(f in w.pre) || same(w.pre[f], v, false))
+      return false;
+    if (!Array.isArray(v) || v.length !== sent.length || !v.every(isObject)) return false;
+    const items = v as unknown[];
+    const first = items[0] as Record<string, unknown>;
+    return Object.keys(first).some((key) =>
+      items.every((x, i) => {
+        const y = (x as Record<string, unknown>)[key];
+        return (typeof y === "string" || typeof y === "number") && String(y) === sent[i];
+      }),
+    );
+  });
+}
+
 /** Sets the result of writes waiting on one entity, by a read that showed it (`e`) or showed it gone (null), latest write first. */
 export function judgeReadBack(
   list: WriteObservation[],
@@ -90,13 +122,23 @@ export function judgeReadBack(
       w.target.kind === "create" || !w.pre || !(k in w.pre) || !same(w.pre[k], w.expect.get(k)!.value, false);
     const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e && changes(k));
     const bad = compared.find((k) => !agrees(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
+    // A sent array no key of the read shows may name the entities of one that does (`role_ids: [3, 5]` for
+    // `roles: [{id: 3, …}, {id: 5, …}]`): a field the write changed to hold exactly what it sent, by one key.
+    const referenced =
+      bad === undefined && compared.length === 0 && w.target.kind !== "create"
+        ? [...w.expect.keys()].filter((k) => !claimed.has(k) && !(k in e) && namesShown(w, k, e, claimed))
+        : [];
     const laterClaims = new Set(claimed);
     for (const k of w.expect.keys()) claimed.add(k);
     if (bad !== undefined) {
       w.result = "disagrees";
       w.mismatch = bad;
       if (at !== null) w.mismatchAt = at;
-    } else if (compared.length > 0 || w.target.kind === "create") {
+    } else if (compared.length === 0 && referenced.length === 0 && w.target.kind !== "create") {
+      // The read shows the entity, yet none of what the write sent changed there: noted for the hint (the recording
+      // holds the read-back, and it did not confirm the write).
+      if (w.shownAfter === undefined && at !== null) w.shownAfter = at;
+    } else if (compared.length > 0 || referenced.length > 0 || w.target.kind === "create") {
       // A later write to the same entity already changed it: judge this one by its own answer.
       const superseded = laterClaims.size > 0;
       if (!superseded) {

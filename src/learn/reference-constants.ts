@@ -114,7 +114,7 @@ export function withReferenceConditions(fields: FieldEntry[], bodies: unknown[])
       return {
         field,
         rule: {
-          kind: "object",
+          ...rule,
           fields: rule.fields.map((f) => ({ field: f.field, rule: conditioned(f.rule, given) })),
         },
       };

@@ -67,7 +67,7 @@ function fold(rule: FieldRule, rules: Map<string, FieldRule>): FieldRule {
     }
     case "object":
       return {
-        kind: "object",
+        ...rule,
         fields: rule.fields.map((f) => ({ field: f.field, rule: fold(f.rule, rules) })),
       };
     case "array":

@@ -28,6 +28,11 @@ export interface WriteObservation {
   obs: Observation;
   target: WriteTarget;
   id: string | null;
+  /**
+   * The path parameters as the collection keeps them, where that differs from the path: a parent named by another of
+   * its ids (`/projects/docs/memberships.json`) is its id (`3`), as the twin's scope and field rules see it.
+   */
+  params?: Record<string, string>;
   /** The entity before the write (null when never read before). */
   pre: Entity | null;
   /** The entity the write answered with (null when the answer carried none). */
@@ -57,6 +62,11 @@ export interface WriteObservation {
   unseenIn?: number;
   /** For `disagrees`: the field the read-back contradicted. */
   mismatch: string | null;
+  /**
+   * For an update still unconfirmed: the first later read of its entity, which showed it with none of what the write
+   * sent changed (a hint then says the recording holds the read-back).
+   */
+  shownAfter?: number;
   /** For `disagrees` on a field no later write set: the record index of that read-back. */
   mismatchAt?: number;
   expect: Map<string, { value: unknown; loose: boolean }>;
@@ -194,7 +204,29 @@ function withScope(st: CollectionState, o: Observation, e: Entity): Entity {
   const parent = st.col.parent;
   if (!parent?.implied) return e;
   const scope = o.pathParams[parent.param];
-  return scope === undefined ? e : { ...e, [parent.field]: st.scopeValue(scope) };
+  if (scope !== undefined) return { ...e, [parent.field]: st.scopeValue(scope) };
+  // A read or write at a flat item path (`/memberships/3.json`) names no parent: an entity naming it by a reference
+  // (`project.id`) holds its scope, the parent's id.
+  const named = parent.reference ? referenceValue(e, parent.reference) : undefined;
+  return named === undefined ? e : { ...e, [parent.field]: named };
+}
+
+/**
+ * The entity a write's answer holds under one key (`{time_entry: {id, …}}`) where no item read showed the envelope:
+ * the one value of the answer's keys that is an object holding the id field, when the answer itself holds none.
+ */
+function wrappedEntity(body: Entity, idField: string): Entity {
+  if (Object.hasOwn(body, idField)) return body;
+  const inner = Object.values(body).filter((v): v is Entity => isObject(v) && Object.hasOwn(v, idField));
+  return inner.length === 1 ? inner[0]! : body;
+}
+
+/** The value of a reference inside an object field (`project.id` of `project: {id, name}`) as text, if any. */
+function referenceValue(e: Entity, reference: string): string | undefined {
+  const [k, sub] = reference.split(".") as [string, string];
+  const v = e[k];
+  const id = isObject(v) ? v[sub] : undefined;
+  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
 }
 
 /**
@@ -260,6 +292,14 @@ function movedTo(
   const to = String(sent);
   if (to === id || (answered !== null && String(answered[st.col.idField]) !== to)) return null;
   return to;
+}
+
+/** The write's path parameters with its parent scope as the collection keeps it, when that differs (`params`). */
+function scopedParams(st: CollectionState, o: Observation): { params?: Record<string, string> } {
+  const param = st.col.parent?.param;
+  const raw = param === undefined ? undefined : o.pathParams[param];
+  if (raw === undefined || st.scopeValue(raw) === raw) return {};
+  return { params: { ...o.pathParams, [param!]: st.scopeValue(raw) } };
 }
 
 /** The id of the parent entity a path names by its id or another of its ids (`website`), else the value as given. */
@@ -578,6 +618,8 @@ class Walk {
   /** An item read: a 404 or 410 (or a 403 confirmed to mean the same) shows the entity gone, a success shows it as it is. */
   private readItem(st: CollectionState, o: Observation, id: string, body: unknown): void {
     if (o.status === 404 || o.status === 410 || st.col.missStatuses?.includes(o.status)) {
+      // A miss of a path naming the entity by another of its ids (`/projects/docs.json`) shows that entity gone.
+      id = st.resolveId(id);
       if (st.everSeen.has(id)) st.goneMisses.add(o);
       st.remove(id);
       this.sighting(st, id, null, o);
@@ -622,7 +664,12 @@ class Walk {
   }
 
   /** Entities of the other collections whose ids a scalar of the write's request or answer holds. */
-  private referenced(own: CollectionState, o: Observation, answered: Entity | null): Map<string, Entity> {
+  private referenced(
+    own: CollectionState,
+    o: Observation,
+    answered: Entity | null,
+    pre: Entity | null = null,
+  ): Map<string, Entity> {
     const values = new Set<string>();
     const collect = (v: unknown, depth: number) => {
       if (values.size >= MAX_REF_VALUES) return;
@@ -632,6 +679,8 @@ class Walk {
     };
     if (o.request.kind === "json" || o.request.kind === "form") collect(o.request.value, 0);
     collect(answered, 0);
+    // What the entity named before (its status, its project): an update the app answers with no body keeps them.
+    collect(pre, 0);
     const out = new Map<string, Entity>();
     for (const [name, st] of this.states) {
       if (st === own) continue;
@@ -862,23 +911,31 @@ class Walk {
     // An answer of one row in an array (`[row]`, a database over HTTP) shows that row, as the bare row would.
     const one = oneRow(body) ? body[0] : body;
     const shown = isObject(one) ? (itemEntity(one, st.col.itemEnvelope) ?? one) : null;
-    const answered = shown && withScope(st, o, shown);
+    // A create names its entity by the id its answer holds, under one key where no item read showed the envelope.
+    const entity = shown && target.kind === "create" ? wrappedEntity(shown, st.col.idField) : shown;
+    const answered = entity && withScope(st, o, entity);
     // A create answered with a redirect (post-redirect-get), or with no entity (`201` and a Location), names its
     // entity in the Location, if anywhere.
+    // A path naming the entity by another of its ids (`PUT /projects/docs.json`) writes the entity of that id.
+    const pathId = target.idParam ? o.pathParams[target.idParam] : undefined;
     const rawId = target.idParam
-      ? o.pathParams[target.idParam]
+      ? pathId === undefined
+        ? undefined
+        : st.resolveId(pathId)
       : (answered?.[st.col.idField] ?? (isRedirect(o.status) || answered === null ? redirectedId(o) : null));
     const id = typeof rawId === "string" || typeof rawId === "number" ? String(rawId) : null;
+    const pre = id === null ? null : before(st, id);
     const w: WriteObservation = {
       obs: o,
       target,
       id,
-      pre: id === null ? null : before(st, id),
+      ...scopedParams(st, o),
+      pre,
       answered,
       maxIntBefore: st.maxInt,
       maxPresentBefore: target.kind === "create" ? st.maxPresent() : null,
       otherMaxBefore: target.kind === "create" ? this.otherMax(st) : null,
-      refs: this.referenced(st, o, answered),
+      refs: this.referenced(st, o, answered, pre),
       scopeMaxBefore:
         target.kind === "create" ? new Map(st.scopeMax.get(createScope(st, o, answered)) ?? []) : null,
       idSeenBefore: id !== null && st.everSeen.has(id),

@@ -40,6 +40,11 @@ export interface HintContext {
    * filters (`not_a_filter`) or one the rules read two ways (`ambiguous`), with why.
    */
   byQuery?: { why: "unlisted" | "unlearned" | "not_a_filter" | "ambiguous"; detail?: string; at: number };
+  /**
+   * Every unconfirmed write was an update a later read showed with none of what it sent changed there: the first
+   * one's read and the fields it sent.
+   */
+  shown?: { at: number; fields: string[] };
   /** For `read_back_disagrees` of a write by query: an entity it did not select that the list after it showed changed. */
   bystander?: string;
 }
@@ -63,7 +68,9 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
             ? `No ${w} in the recording has a ${read} just before it and just after it with no other write in between, so what it changed is not shown; record ${read}, then ${w}, then ${read} again`
             : c.anonymous
               ? `${w} answered no id of the entity it created (no entity in its body, no Location naming one), and no full ${read} after it showed exactly one new entity for it alone; record one ${w} between two full reads of ${read}, with no other create between them`
-              : `Record a ${read} after ${w} to confirm its effect`,
+              : c.shown
+                ? `The ${read} after ${w} (records[${c.shown.at}]) shows its entity, but no field there changed to what it sent (${c.shown.fields.map((f) => `"${f}"`).join(", ")}), under that name or as the ids of the entities a field lists: the recording holds the read-back and it does not confirm the write; record a ${w} that changes a field the ${read} shows, followed by that read`
+                : `Record a ${read} after ${w} to confirm its effect`,
     read_back_disagrees: () =>
       c.bystander !== undefined && c.readAt !== undefined
         ? `The full ${read} after ${w} (records[${c.readAt}]) shows the entity ${c.bystander}, which its query does not select by the reads' rules, changed or gone: the app wrote other entities than those the query selects, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
@@ -84,6 +91,8 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
         return `Field "${c.field}" in ${w} was the highest value seen in its scope + 1 in the only ${w} recorded, which a counter and a constant both fit; record another ${w}, followed by a ${read}, so its value shows which`;
       if (c.ambiguous === "scoped_constant_id")
         return `Field "${c.field}" in ${w} was one value in every recorded create, all under one {${c.scopeParam ?? "parent"}}, which an id fixed per parent and an id the app assigns both fit; record another ${w} under another {${c.scopeParam ?? "parent"}}, followed by a ${read}, so its id shows which`;
+      if (g?.kind === "reference_list")
+        return `Field "${c.field}" in ${w} lists the entities the request's ${g.pointer} names (by their ${g.key}), but the recording shows one of them two ways, so no one table of them explains every answer; the twin does not build a list it could not build for every request, so no recording can close this gap: the write stays withheld`;
       if (g?.kind === "counter")
         return `Field "${c.field}" in ${w} counts up within its scope (each new value is the highest seen + 1); the twin has no per-scope counter rule, so no recording can close this gap: the write stays withheld rather than answer a constant`;
       if (g?.kind === "string_id")

@@ -37,7 +37,7 @@ function withStarts(
   }
   if (rule.kind === "object")
     return {
-      kind: "object",
+      ...rule,
       fields: rule.fields.map((f) => ({
         field: f.field,
         rule: withStarts(f.rule, collection, next, deletes),

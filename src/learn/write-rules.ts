@@ -32,6 +32,8 @@ export interface LearnOptions {
   defaults?: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
   /** Per collection, the fields every entity the recording showed derives from its id (derived-fields.ts). */
   derived?: ReadonlyMap<string, ReadonlyMap<string, Extract<FieldRule, { kind: "from_id" }>>>;
+  /** Per collection, its reference tables (reference-tables.ts); none unless given. */
+  tables?: ReadonlyMap<string, ReadonlyMap<string, Record<string, unknown>>>;
   /** Per collection, the fields naming a kind of entity (learn.ts `categoryFields`): what a create may be keyed by. */
   categories?: ReadonlyMap<string, ReadonlySet<string>>;
 }
@@ -132,11 +134,15 @@ function confirmedWrites(
     const anonymous = walked.length > 0 && walked.every((w) => w.target.kind === "create" && w.id === null);
     // Creates a full list after them did not show: the recording holds the read a hint would ask for.
     const unseen = walked.length > 0 && walked.every((w) => w.unseenIn !== undefined) ? walked[0]! : null;
+    // Updates a read after them showed unchanged in all they sent: the recording holds the read a hint would ask for.
+    const shown = walked.length > 0 && walked.every((w) => w.shownAfter !== undefined) ? walked[0]! : null;
     const said = unseen
       ? { unseen: { id: unseen.id!, at: unseen.unseenIn! } }
       : anonymous
         ? { anonymous }
-        : {};
+        : shown
+          ? { shown: { at: shown.shownAfter!, fields: [...shown.expect.keys()] } }
+          : {};
     return { withheld: withheld("not_read_back", { ...base, ...said }) };
   }
   if (new Set(confirmed.map((w) => w.obs.status)).size > 1) {
@@ -175,6 +181,7 @@ function fieldContexts(
   confirmed: WriteObservation[],
   session: FieldContext["session"] = [],
   defaults: ReadonlyMap<string, unknown> | undefined = undefined,
+  tables: ReadonlyMap<string, Record<string, unknown>> | undefined = undefined,
 ): FieldContext[] {
   const col = target.collection;
   return confirmed.map((w) => ({
@@ -186,7 +193,7 @@ function fieldContexts(
           ? w.obs.request.value
           : null,
     loose: w.obs.request.kind === "form",
-    pathParams: w.obs.pathParams,
+    pathParams: w.params ?? w.obs.pathParams,
     pre: w.pre,
     time: w.obs.time,
     maxIntBefore: w.maxIntBefore,
@@ -199,9 +206,14 @@ function fieldContexts(
     idSeenBefore: w.idSeenBefore,
     idField: col.idField,
     create: target.kind === "create",
-    scope: target.kind === "create" && col.parent ? (w.obs.pathParams[col.parent.param] ?? null) : null,
+    scope:
+      target.kind === "create" && col.parent
+        ? ((w.params ?? w.obs.pathParams)[col.parent.param] ?? null)
+        : null,
     session,
     ...(defaults && target.kind === "create" ? { defaults } : {}),
+    ...(tables ? { tables } : {}),
+    ...(col.parent ? { parentField: col.parent.field } : {}),
   }));
 }
 
@@ -525,6 +537,7 @@ export function learnWrite(
     confirmed,
     opts.session,
     opts.defaults?.get(written.collection.name),
+    opts.tables?.get(written.collection.name),
   );
   const fields = fieldRules(written, confirmed, contexts, opts, base);
   if ("withheld" in fields) return no(fields.withheld);

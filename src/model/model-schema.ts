@@ -684,9 +684,9 @@ export type FieldRule =
     }
   | { kind: "constant"; value: unknown; given?: ConstantGiven }
   | { kind: "copy"; from: string; pointer?: string }
-  | { kind: "path_param"; name: string }
+  | { kind: "path_param"; name: string; integer?: true }
   | { kind: "keep" }
-  | { kind: "object"; fields: FieldEntry[] }
+  | { kind: "object"; fields: FieldEntry[]; when_sent?: string[] }
   | { kind: "array"; items: FieldRule[] }
   | { kind: "format"; parts: z.infer<typeof FormatPartSchema>[]; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "increment"; step: number }
@@ -694,7 +694,14 @@ export type FieldRule =
   | { kind: "redacted"; marker: string }
   | { kind: "lookup"; collection: string; key: string; pointer: string }
   | { kind: "from_id"; derive: "last_segment" | "media_type"; known?: Record<string, string | null> }
-  | { kind: "cases"; pointer: string; cases: { value: string; rule: FieldRule }[] };
+  | { kind: "cases"; pointer: string; cases: { value: string; rule: FieldRule }[] }
+  | {
+      kind: "each";
+      pointer: string;
+      key: string;
+      table: Record<string, unknown>;
+      otherwise: z.infer<typeof OtherwiseSchema>;
+    };
 
 export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
   z.discriminatedUnion("kind", [
@@ -758,7 +765,8 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       /** RFC 6901 pointer into the entity after the write when the value is nested (`/content/rendered`). */
       pointer: z.string().optional(),
     }),
-    z.strictObject({ kind: z.literal("path_param"), name: z.string() }),
+    /** The path parameter's value; `integer`: written as a number (every recorded value was one: a parent's id). */
+    z.strictObject({ kind: z.literal("path_param"), name: z.string(), integer: z.literal(true).optional() }),
     /**
      * The size of a request value: a string's UTF-8 byte length, an array's item count (a saved file's `size`);
      * `otherwise` when the request lacks it. Absent from models written before it.
@@ -769,6 +777,12 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
     z.strictObject({
       kind: z.literal("object"),
       fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
+      /**
+       * The request pointers the object is built from (a reference object `issue: {id}` from `/time_entry/issue_id`):
+       * it is left out when the request lacks one of them, as the recorded writes that sent none left it out. Absent:
+       * always built (older models read).
+       */
+      when_sent: z.array(z.string()).optional(),
     }),
     /** An array of a fixed length, each item with its own rule (`self: [{href: …}]`). */
     z.strictObject({ kind: z.literal("array"), items: z.array(FieldRuleSchema) }),
@@ -814,6 +828,19 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       kind: z.literal("cases"),
       pointer: z.string(),
       cases: z.array(z.strictObject({ value: z.string(), rule: FieldRuleSchema })),
+    }),
+    /**
+     * A list of the entities a request array names (`roles` from `role_ids: [3, 5]`): for each value at `pointer`, the
+     * object of `table` under it (its `key` field holds that value), as every object the recording showed in the field
+     * with that key (src/learn/reference-tables.ts). A value the table lacks is an explained miss; `otherwise` when
+     * the request lacks the pointer. Absent from models written before it.
+     */
+    z.strictObject({
+      kind: z.literal("each"),
+      pointer: z.string(),
+      key: z.string(),
+      table: z.record(z.string(), z.unknown()),
+      otherwise: OtherwiseSchema,
     }),
   ]),
 );

@@ -32,7 +32,7 @@ export interface RuleContext {
    * it sent (canonical JSON, or null for nothing) and what the recording sent (`cases`: a `cases` rule's key, whose
    * recorded values each have their own rule). The write is then refused.
    */
-  unrecorded?: { pointer: string; sent: string | null; recorded: string[]; cases?: true }[];
+  unrecorded?: { pointer: string; sent: string | null; recorded: string[]; cases?: true; each?: string }[];
 }
 
 const ABSENT = Symbol("absent");
@@ -134,8 +134,8 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     case "path_param": {
       const v = ctx.params[rule.name];
       if (v === undefined) return ABSENT;
-      // Keep the type the entity already had (an int parent id stays an int).
-      return typeof old === "number" && /^-?\d+$/.test(v) ? Number(v) : v;
+      // Keep the type the entity already had (an int parent id stays an int), or the one every recorded value had.
+      return (typeof old === "number" || rule.integer) && /^-?\d+$/.test(v) ? Number(v) : v;
     }
     case "keep":
       return old === ABSENT ? ABSENT : copyOf(old);
@@ -150,6 +150,8 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     case "redacted":
       return rule.marker;
     case "object": {
+      // A reference object built from request values the request does not send is left out, as recorded.
+      if (rule.when_sent?.some((p) => readPointer(bodyObject(ctx.body), p) === undefined)) return ABSENT;
       const out: Record<string, unknown> = {};
       for (const f of rule.fields) {
         const v = evaluate(f.rule, ctx, child(old, f.field));
@@ -168,6 +170,24 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     case "lookup":
     case "from_id":
       return new Deferred(rule);
+    case "each": {
+      const v = readPointer(bodyObject(ctx.body), rule.pointer);
+      if (v === undefined) return otherwise(rule.otherwise, old);
+      const values = Array.isArray(v) ? v : [v];
+      const missing = values.find(
+        (x) => (typeof x !== "string" && typeof x !== "number") || !Object.hasOwn(rule.table, String(x)),
+      );
+      if (missing === undefined) return values.map((x) => copyOf(rule.table[String(x)]));
+      // An entity the recording never showed under that key: the twin does not know what the app lists for it.
+      if (!ctx.unrecorded?.some((u) => u.pointer === rule.pointer))
+        ctx.unrecorded?.push({
+          pointer: rule.pointer,
+          sent: canonicalJsonCompact(missing),
+          recorded: Object.keys(rule.table),
+          each: rule.key,
+        });
+      return ABSENT;
+    }
     case "cases": {
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
       const sent = v === undefined ? null : canonicalJsonCompact(v);

@@ -301,7 +301,8 @@ export function applyWrite(
     episode.id_sequences = before.sequences;
     return explainUnknownDerived(rule.tool_name, String(entity[c.id_field] ?? id), unknown[0]!);
   }
-  const taken = rule.kind === "create" || creates ? null : id;
+  // The entity's own id, also where the path named it by another of its ids (`/projects/docs.json`).
+  const taken = rule.kind === "create" || creates ? null : at.id;
   const newId = entity[c.id_field];
   // A create whose rules built no id (the request lacks what the recorded creates built it from): never an entity
   // without one.

@@ -211,7 +211,7 @@ export function explainUnlistedScope(endpoint: Endpoint, collection: string, sco
 /** The 501 for a write naming a reference the recording never sent, where the app answers a value it looked up by it. */
 export function explainUnrecordedReference(
   tool: string,
-  u: { pointer: string; sent: string | null; recorded: string[]; cases?: true },
+  u: { pointer: string; sent: string | null; recorded: string[]; cases?: true; each?: string },
 ): TwinResponse {
   const recorded = [...u.recorded, ...(u.recorded.length === 0 ? ["nothing"] : [])].join(", ");
   // The value sent is quoted only where it cannot be a credential (a name or value that looks like one is masked).
@@ -224,7 +224,9 @@ export function explainUnrecordedReference(
       error: "unlearned_value",
       message: u.cases
         ? `${tool} writes fields whose values depend on the request's ${u.pointer}; the recording showed the app's answer for ${recorded} there and this request sends ${sent}, so the twin does not know what the app writes for it and does not guess`
-        : `${tool} answers values the app looks up by the request's ${u.pointer}; every recorded request sent ${recorded} there and this one sends ${sent}, so the twin does not know what the app gives for it and does not guess`,
+        : u.each !== undefined
+          ? `${tool} lists the entities the request's ${u.pointer} names; the recording showed those with ${u.each} ${recorded} and this request names ${sent}, so the twin does not know what the app lists for it and does not guess`
+          : `${tool} answers values the app looks up by the request's ${u.pointer}; every recorded request sent ${recorded} there and this one sends ${sent}, so the twin does not know what the app gives for it and does not guess`,
       pointer: u.pointer,
       recorded: u.recorded,
       hint: u.cases
