@@ -160,6 +160,41 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["put_versions_by_id", 1, 1],
     ],
   },
+  "jupyter/review": {
+    total: [4, 45],
+    tools: [
+      ["(no route)", 0, 4],
+      ["delete_contents_by_id", 0, 3],
+      ["delete_contents_checkpoints_checkpoint_by_content_id", 0, 1],
+      ["delete_kernels_by_id", 0, 1],
+      ["delete_sessions_by_id", 0, 1],
+      ["get_config_tree", 1, 2],
+      ["get_contents", 1, 1],
+      ["get_contents_by_id", 2, 16],
+      ["get_contents_checkpoints_by_content_id", 0, 2],
+      ["get_kernels_by_id", 0, 3],
+      ["get_sessions_by_id", 0, 2],
+      ["patch_contents_by_id", 0, 2],
+      ["post_contents_checkpoints_by_content_id", 0, 1],
+      ["post_contents_checkpoints_checkpoint_by_content_id", 0, 1],
+      ["post_kernels", 0, 1],
+      ["post_sessions", 0, 1],
+      ["put_contents_by_id", 0, 3],
+    ],
+  },
+  "loopback-todo/review": {
+    total: [3, 28],
+    tools: [
+      ["delete_todos_by_id", 0, 1],
+      ["get_todos", 1, 12],
+      ["get_todos_by_id", 1, 7],
+      ["get_todos_count", 0, 3],
+      ["patch_todos", 0, 1],
+      ["patch_todos_by_id", 0, 1],
+      ["post_todos", 0, 1],
+      ["put_todos_by_id", 1, 2],
+    ],
+  },
 };
 
 let dir: string;
