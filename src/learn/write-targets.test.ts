@@ -68,3 +68,46 @@ describe("write targets", () => {
     ]);
   });
 });
+
+describe("an update by POST on the item path", () => {
+  const items = (data: unknown[]): RecordSpec => ({ path: "/pages", status: 200, res: data });
+  const p1 = { id: 1, title: "About", order: 0 };
+  const p2 = { id: 2, title: "Team", order: 1 };
+
+  it("serves POST /pages/{id} as a merge when the item read after it shows what it sent", () => {
+    const { model, coverage } = learnSpecs([
+      items([p1, p2]),
+      { path: "/pages/1", status: 200, res: p1 },
+      {
+        method: "POST",
+        path: "/pages/1",
+        status: 200,
+        req: { title: "About us" },
+        res: { ...p1, title: "About us" },
+      },
+      { path: "/pages/1", status: 200, res: { ...p1, title: "About us" } },
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    const rule = model.write_rules.find((r) => r.tool_name === "post_pages_by_id")!;
+    expect([rule.kind, rule.collection, rule.id_param]).toEqual(["merge", "pages", "id"]);
+    expect(rule.fields.find((f) => f.field === "title")?.rule.kind).toBe("from_request");
+  });
+
+  it("withholds it when the read after it shows the entity unchanged (the POST did not update it)", () => {
+    const { coverage } = learnSpecs([
+      items([p1, p2]),
+      { path: "/pages/1", status: 200, res: p1 },
+      {
+        method: "POST",
+        path: "/pages/1",
+        status: 200,
+        req: { title: "About us" },
+        res: { ...p1, title: "About us" },
+      },
+      { path: "/pages/1", status: 200, res: p1 },
+    ]);
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["post_pages_by_id", "read_back_disagrees"],
+    ]);
+  });
+});

@@ -70,6 +70,17 @@ function directTarget(g: EndpointGroup, collections: FoundCollection[]): WriteTa
     // Ids that are paths: a POST to a parent's path creates inside it (a file the app names, in a folder).
     if (g.method === "POST" && col.tree && g.literals.length === item.length && startsWith(g.literals, item))
       return { kind: "create", endpointKind: "create", collection: col, idParam: null };
+    // A POST at the item path (WordPress's `POST /pages/{id}`) is a hypothesis too: an update of the entity the path
+    // names, merged like a PATCH, which the walk confirms by a later read of that entity showing what it sent.
+    if (
+      g.method === "POST" &&
+      !col.tree &&
+      col.item &&
+      item.at(-1) === null &&
+      g.literals.length === item.length &&
+      startsWith(g.literals, item)
+    )
+      return { kind: "merge", endpointKind: "patch", collection: col, idParam: itemParam };
     if (g.method !== "POST" && g.literals.length === item.length && startsWith(g.literals, item)) {
       const kind = g.method === "PUT" ? "replace" : g.method === "PATCH" ? "merge" : "delete";
       const endpointKind = g.method === "PUT" ? "update" : g.method === "PATCH" ? "patch" : "delete";
