@@ -146,6 +146,16 @@ function at(doc: unknown, keys: readonly (string | number)[]): unknown {
   return v;
 }
 
+/**
+ * The key of a value a request sent, for {@link IdMap.learn}'s `sent`: under a key naming a collection
+ * (`issue_id` → `issues`) it blocks pairing only in that scope, so `issue_id: 2` never stops a new time entry 2
+ * being paired; `null` (an `id`, a `name`, a path segment: a value the client may have chosen for any entity)
+ * blocks it in every scope.
+ */
+export function sentKey(scope: string | null, value: string): string {
+  return `${scope ?? "*"}\u0000${value}`;
+}
+
 /** Real id → twin id per collection, kept by type so `7` and `"7"` stay apart. */
 export class IdMap {
   readonly #map = new Map<string, Map<string, string | number>>();
@@ -196,8 +206,9 @@ export class IdMap {
   /**
    * Pairs ids found at the same id-like places of the real and the twin's
    * answer to a write on `collection`. Never a value the request itself
-   * `sent` (a reference the client chose is not an id the app assigned, so
-   * a wrong one stays a difference). `generated`: UUIDs on both sides,
+   * `sent` ({@link sentKey}: in any scope, or in the place's own; a
+   * reference the client chose is not an id the app assigned, so a wrong
+   * one stays a difference). `generated`: UUIDs on both sides,
    * paired before comparing (the twin draws its own); `assigned`: any other
    * differing id, paired after comparing, so the difference is reported
    * once and later requests by the real id still reach the twin's entity.
@@ -212,7 +223,8 @@ export class IdMap {
   ): void {
     for (const p of idPlaces(real, collection, scopes)) {
       const t = at(twin, p.keys);
-      if (t === p.value || sent.has(String(p.value))) continue;
+      const v = String(p.value);
+      if (t === p.value || sent.has(sentKey(null, v)) || sent.has(sentKey(p.scope, v))) continue;
       if (pass === "generated" && isUuid(p.value) && isUuid(t)) this.add(p.scope, p.value, t as string);
       if (
         pass === "assigned" &&

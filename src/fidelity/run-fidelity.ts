@@ -12,7 +12,7 @@ import { handleRequest } from "../serve/runtime/handle-request.js";
 import { matchRoute } from "../serve/runtime/route-table.js";
 import type { TwinResponse } from "../serve/runtime/twin-types.js";
 import { compareValues, type FieldDifference } from "./compare-values.js";
-import { IdMap, IdScopes, idPlaces } from "./id-map.js";
+import { IdMap, IdScopes, idPlaces, sentKey } from "./id-map.js";
 import { type IdContext, requestLabel, twinRequestFor } from "./twin-request.js";
 
 /** One held-out request and whether the twin answered it like the app. */
@@ -43,19 +43,28 @@ export interface FidelityReport {
 /** The tool name for requests no route of the model serves. */
 export const NO_ROUTE = "(no route)";
 
-/** Every value the real request carried (path segments, query and form values, JSON leaves), as text. */
-function sentValues(rec: ApiRecord): Set<string> {
+/**
+ * Every value the real request carried (path segments, query and form values, JSON leaves), as {@link sentKey}s:
+ * a value under a key naming a collection (`issue_id`, `project_id`) in that collection's scope, any other in
+ * every scope.
+ */
+function sentValues(rec: ApiRecord, scopes: IdScopes): Set<string> {
   const out = new Set<string>();
-  for (const seg of rec.segments) out.add(seg);
-  for (const [, v] of rec.query) out.add(v);
-  const walk = (v: unknown, depth: number): void => {
-    if (depth > 16) return;
-    if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
-    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
-    else if (typeof v === "string" || typeof v === "number") out.add(String(v));
+  const add = (key: string | null, v: string) => {
+    if (v === "") return;
+    const stem = key === null || /^(id|uuid|_id)$/.test(key) ? null : scopes.ofKey(key);
+    out.add(sentKey(stem, v));
   };
-  if (rec.request.kind === "json" || rec.request.kind === "form") walk(rec.request.value, 0);
-  out.delete("");
+  for (const seg of rec.segments) add(null, seg);
+  for (const [k, v] of rec.query) add(k, v);
+  const walk = (v: unknown, key: string | null, depth: number): void => {
+    if (depth > 16) return;
+    if (Array.isArray(v)) for (const x of v) walk(x, key, depth + 1);
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) walk(x, k, depth + 1);
+    else if (typeof v === "string" || typeof v === "number") add(key, String(v));
+  };
+  if (rec.request.kind === "json" || rec.request.kind === "form") walk(rec.request.value, null, 0);
   return out;
 }
 
@@ -80,7 +89,7 @@ function compareBody(
       return;
     }
     const writes = rec.method !== "GET" && rec.method !== "HEAD";
-    const sent = writes ? sentValues(rec) : new Set<string>();
+    const sent = writes ? sentValues(rec, scopes) : new Set<string>();
     // Generated UUIDs are paired before comparing; any other differing id is a real difference.
     if (writes) ids.learn(exp.value, got.value, "generated", collection, scopes, sent);
     const places = new Map(idPlaces(exp.value, collection, scopes).map((p) => [p.path, p.scope]));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiRecord } from "../learn/api-records.js";
 import type { Model } from "../model/model-schema.js";
-import { IdMap, IdScopes, idPlaces } from "./id-map.js";
+import { IdMap, IdScopes, idPlaces, sentKey } from "./id-map.js";
 import { type IdContext, twinRequestFor } from "./twin-request.js";
 
 /** The parts of an API record `twinRequestFor` reads. */
@@ -120,8 +120,34 @@ describe("idPlaces and IdMap.learn", () => {
       "assigned",
       "issues",
       new IdScopes(MODEL),
-      new Set(["3"]),
+      new Set([sentKey(null, "3")]),
     );
     expect(ids.get("projects", 3)).toBeUndefined();
+  });
+
+  it("pairs a new id equal to a reference the request sent to another collection, never one sent to its own", () => {
+    const scopes = new IdScopes(MODEL);
+    const ids = new IdMap();
+    // `issue_id: 2` names an issue: the time entry the app numbered 2 (the twin's 3) is still the twin's 3.
+    ids.learn(
+      { time_entry: { id: 2, issue: { id: 2 } } },
+      { time_entry: { id: 3, issue: { id: 2 } } },
+      "assigned",
+      "time_entries",
+      scopes,
+      new Set([sentKey("issues", "2")]),
+    );
+    expect(ids.get("time_entries", 2)).toBe(3);
+    // The same value sent where it names the written collection is the client's choice: a wrong one stays a difference.
+    const own = new IdMap();
+    own.learn(
+      { time_entry: { id: 2 } },
+      { time_entry: { id: 3 } },
+      "assigned",
+      "time_entries",
+      scopes,
+      new Set([sentKey("time_entries", "2")]),
+    );
+    expect(own.get("time_entries", 2)).toBeUndefined();
   });
 });
