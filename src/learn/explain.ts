@@ -60,7 +60,7 @@ export function explainRule(rule: FieldRule, field?: string): string {
     case "array":
       return `a list of ${rule.items.length}: ${rule.items.map((r, i) => `[${i}] ${explainRule(r)}`).join("; ")}`;
     case "format":
-      return `${rule.parts.map(partText).join(" + ")}${otherwiseText(rule.otherwise)}`;
+      return `${rule.parts.map(partText).join(" + ")}${otherwiseText(rule.otherwise)}${rule.given === undefined ? "" : `, where the request's ${rule.given.pointer} is ${[...rule.given.values, ...(rule.given.absent ? ["absent"] : [])].join(" or ")} as recorded (its text may be that entity's; another value there is an explained miss)`}`;
     case "length":
       return `the size of the request's ${rule.pointer} (a text's UTF-8 bytes, a list's items)${otherwiseText(rule.otherwise)}`;
     case "increment":

@@ -47,6 +47,7 @@ import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
 import { buildReplays, collectionModel, pageSizeParams } from "./read-model.js";
 import { referenceTables } from "./reference-tables.js";
+import { apiWords } from "./referenced-formats.js";
 import {
   learnBodyRefusals,
   learnCredentialRefusals,
@@ -612,7 +613,11 @@ export function learn(
     targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [],
   );
   const sequences = sequenceStarts(served, idSequences, (c) => walk.states.get(c)?.lastKnown.values() ?? []);
-  const rules = assembleWriteRules(served, targeted, sequences);
+  const known = apiWords(
+    groups.map((g) => g.template),
+    evidence.app_origin,
+  );
+  const rules = assembleWriteRules(served, targeted, sequences, known);
   for (const d of singletons) for (const [g, v] of d.writes) if (v.rule) rules.set(g, v.rule);
   const recorded = singletonEndpoints(
     countEndpoints(endpointModels(groups, found, targets, judged, rules, signIns, acknowledged), counted),

@@ -13,6 +13,7 @@ import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
 import { isRedirect } from "./redirect-location.js";
 import { withReferenceConditions } from "./reference-constants.js";
+import { withReferencedFormats } from "./referenced-formats.js";
 import { type ServedWrite, type TargetedWrite, widenSettable } from "./settable-fields.js";
 import { writeQuery, writeQueryText } from "./write-queries.js";
 
@@ -58,6 +59,7 @@ export function assembleWriteRules(
   served: ServedWrite[],
   targeted: TargetedWrite[],
   idSequences: Readonly<Record<string, number>>,
+  known: ReadonlySet<string> = new Set(),
 ): Map<EndpointGroup, WriteRule> {
   const widened = widenSettable(served, targeted);
   const deleted = new Set(served.filter((w) => w.rule.kind === "delete").map((w) => w.rule.collection));
@@ -66,7 +68,12 @@ export function assembleWriteRules(
       const own = widened.get(w) ?? w.rule.fields;
       // After the widening: a field a create left unset proves nothing settable for another write.
       const unset = w.target.kind === "create" ? unsetFields(own, w.group, w.target.collection.idField) : own;
-      const fields = withReferenceConditions(unset, sentBodies(w.group)).map((f) => ({
+      const bodies = sentBodies(w.group);
+      const referenced = withReferenceConditions(unset, bodies);
+      // A create's format whose literal may be the one entity every recorded create named (referenced-formats.ts).
+      const guarded =
+        w.target.kind === "create" ? withReferencedFormats(referenced, bodies, known) : referenced;
+      const fields = guarded.map((f) => ({
         field: f.field,
         rule: withStarts(f.rule, w.rule.collection, idSequences, deleted.has(w.rule.collection)),
       }));

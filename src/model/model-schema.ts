@@ -688,7 +688,12 @@ export type FieldRule =
   | { kind: "keep" }
   | { kind: "object"; fields: FieldEntry[]; when_sent?: string[] }
   | { kind: "array"; items: FieldRule[] }
-  | { kind: "format"; parts: z.infer<typeof FormatPartSchema>[]; otherwise: z.infer<typeof OtherwiseSchema> }
+  | {
+      kind: "format";
+      parts: z.infer<typeof FormatPartSchema>[];
+      otherwise: z.infer<typeof OtherwiseSchema>;
+      given?: ConstantGiven;
+    }
   | { kind: "increment"; step: number }
   | { kind: "length"; pointer: string; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "redacted"; marker: string }
@@ -791,6 +796,13 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       kind: z.literal("format"),
       parts: z.array(FormatPartSchema),
       otherwise: OtherwiseSchema,
+      /**
+       * The reference the format's literal text was recorded under (see `constant.given`): its text holds words no
+       * route of the API explains, and every recorded write named one same entity of another collection (a comment's
+       * `link`, its post's link + `#comment-` + id, where the post is no collection the twin holds). A request naming
+       * another is an explained miss. Absent otherwise (so older models read).
+       */
+      given: ConstantGivenSchema.optional(),
     }),
     /** The old value plus `step` (a revision count). */
     z.strictObject({ kind: z.literal("increment"), step: z.number() }),

@@ -162,6 +162,7 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
     case "array":
       return rule.items.map((r, i) => evaluate(r, ctx, child(old, String(i)))).filter((v) => v !== ABSENT);
     case "format": {
+      if (rule.given) checkGiven(rule.given, ctx);
       const body = bodyObject(ctx.body);
       const missing = rule.parts.some((p) => "request" in p && readPointer(body, p.request) === undefined);
       return missing ? otherwise(rule.otherwise, old) : new Deferred(rule);
