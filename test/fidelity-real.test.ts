@@ -103,7 +103,7 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
   // A new user's scenarios (review suite) over endpoints the pairs above never cover: each collection
   // read with one example per parameter, the held-out with other values, ids and parameters.
   "wordpress/review": {
-    total: [10, 44],
+    total: [11, 44],
     tools: [
       ["(no route)", 0, 2],
       ["delete_wp_json_wp_comments_by_id", 0, 1],
@@ -117,8 +117,10 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["get_wp_json_wp_pages_by_id", 1, 5],
       ["get_wp_json_wp_search", 0, 3],
       ["get_wp_json_wp_settings", 0, 1],
-      // tags?search=rel: the search pages confirmed, inferred for tags (its link and slug; inferred-queries.ts).
-      ["get_wp_json_wp_tags", 1, 3],
+      // tags?search=rel: the search pages confirmed, inferred for tags (its link and slug; inferred-queries.ts);
+      // tags?slug=security: the slug filter confirmed against the state tags?orderby=name&order=desc showed whole
+      // (sorted-whole-reads.ts).
+      ["get_wp_json_wp_tags", 2, 3],
       ["get_wp_json_wp_tags_by_id", 2, 2],
       ["get_wp_json_wp_users", 0, 2],
       ["get_wp_json_wp_users_me", 1, 2],

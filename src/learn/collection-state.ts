@@ -16,6 +16,8 @@ export class CollectionState {
   /** Scope (parent value, or "") → ids in list order. */
   readonly scopes = new Map<string, string[]>();
   readonly listedScopes = new Set<string>();
+  /** Scopes a read that only ordered them showed whole (`sorted-whole-reads.ts`), no plain list yet. */
+  readonly sortedScopes = new Set<string>();
   readonly everSeen = new Set<string>();
   /** Item-read misses (404, 410, a confirmed 403) of an id the walk had seen before: a gone entity's answer. */
   readonly goneMisses = new Set<Observation>();
@@ -163,10 +165,11 @@ export class CollectionState {
    * from every listed entity in a field all full lists agree on (`status: "draft"` where every list shows
    * `"publish"`) is hidden by the app's default filter, not gone: it stays in the state, after the listed ones.
    */
-  applyFullList(scope: string, listed: Entity[]): string[] {
+  applyFullList(scope: string, listed: Entity[], sorted = false): string[] {
     const before = this.scopes.get(scope) ?? [];
     const ids = listed.map((e) => this.idOf(e)).filter((id): id is string => id !== null);
-    this.checkOrder(before, ids, listed);
+    // A read the request sorted shows the membership, not the app's own list order.
+    if (!sorted) this.checkOrder(before, ids, listed);
     this.noteDefaultValues(listed);
     const keep = new Set(ids);
     const missing = before.filter((id) => !keep.has(id));
@@ -192,7 +195,9 @@ export class CollectionState {
       this.lastKnown.set(id, merged);
     }
     this.scopes.set(scope, [...ids, ...hiddenNow]);
-    this.listedScopes.add(scope);
+    // A sorted read's scope is known whole for judging queries, yet no plain list was seen (`unlisted` stays).
+    if (sorted) this.sortedScopes.add(scope);
+    else this.listedScopes.add(scope);
     return gone;
   }
 

@@ -19,6 +19,7 @@ import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, sentFields, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
 import { oneRow } from "./response-shape.js";
+import { orderingOnly } from "./sorted-whole-reads.js";
 import { embeddedChildren } from "./tree-collection.js";
 import { isObject } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
@@ -545,6 +546,21 @@ class Walk {
       }
       return;
     }
+    // A read that only orders its scope (`sort=name:desc`) shows it whole: the state of that moment is known.
+    if (
+      !st.listedScopes.has(scope) &&
+      !cut &&
+      orderingOnly(o.query, got.entities, st.list(scope), (e) => st.idOf(e))
+    ) {
+      if (st.sortedScopes.has(scope)) this.queryList(st, scope, o, body, got.entities);
+      const gone = st.applyFullList(scope, got.entities, true);
+      for (const id of gone) this.sighting(st, id, null, o);
+      for (const e of got.entities) {
+        const id = st.idOf(e);
+        if (id !== null) this.sighting(st, id, e, o);
+      }
+      return;
+    }
     this.queryList(st, scope, o, body, got.entities);
   }
 
@@ -605,7 +621,8 @@ class Walk {
     const total =
       totalKey && isObject(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
     // A query is judged only against a scope whose whole list the recording showed before it.
-    if (st.listedScopes.has(scope)) this.queries.set(o, queryRead(st, scope, o, got.entities, total));
+    if (st.listedScopes.has(scope) || st.sortedScopes.has(scope))
+      this.queries.set(o, queryRead(st, scope, o, got.entities, total));
     const optional = unevenKeys(got.entities);
     const projected = namesItsFields(o.query, got.entities);
     for (const e of got.entities) {
