@@ -45,6 +45,7 @@ import { inferItemRoutes } from "./inferred-routes.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
+import { servedVariant } from "./query-variants.js";
 import { buildReplays, collectionModel, pageSizeParams } from "./read-model.js";
 import { referenceTables } from "./reference-tables.js";
 import { apiWords } from "./referenced-formats.js";
@@ -100,6 +101,7 @@ function judgeWrites(
   signIns: Map<EndpointGroup, SignInKey>,
   opts: LearnOptions,
   warnings: LearnWarning[],
+  variants: Map<EndpointGroup, EndpointGroup>,
 ): Map<EndpointGroup, WriteJudgement> {
   const writesByGroup = new Map<EndpointGroup, WriteObservation[]>();
   for (const w of walked) {
@@ -112,9 +114,17 @@ function judgeWrites(
   const readRoutes = new Set(groups.filter((g) => g.method === "GET").map((g) => `GET ${g.template}`));
   for (const g of groups) {
     if (!isWriteMethod(g.method) || signIns.has(g)) continue;
-    const j = learnWrite(g, targets.get(g.key) ?? null, writesByGroup.get(g) ?? [], opts, readRoutes);
+    const target = targets.get(g.key) ?? null;
+    const walkedOf = writesByGroup.get(g) ?? [];
+    const j = learnWrite(g, target, walkedOf, opts, readRoutes);
     warnings.push(...j.warnings);
-    judged.set(g, j);
+    // A route whose query picks what it does: the one variant every read-back confirms (query-variants.ts).
+    const variant =
+      j.withheld?.reason === "read_back_disagrees"
+        ? servedVariant(g, target, walkedOf, opts, readRoutes)
+        : null;
+    if (variant) variants.set(g, variant.group);
+    judged.set(g, variant ? { ...variant.judgement, warnings: j.warnings } : j);
   }
   return judged;
 }
@@ -544,6 +554,8 @@ export function learn(
   const derived = new Map(found.map((c) => [c.name, derivedFields(c, seen.get(c.name)!)]));
   const tables = new Map(found.map((c) => [c.name, referenceTables(seen.get(c.name)!)]));
   const categories = categoryFields(walk);
+  // The routes served for one query only (query-variants.ts): their observations of that query.
+  const queryServed = new Map<EndpointGroup, EndpointGroup>();
   const judged = judgeWrites(
     groups,
     targets,
@@ -551,6 +563,7 @@ export function learn(
     signIns,
     { ...opts, session, defaults, derived, categories, tables },
     warnings,
+    queryServed,
   );
   const acknowledged = acknowledgeWrites(judged, ordered, found);
   // Writes at a fixed path no collection explains may change a singleton document read there (singletons.ts).
@@ -607,7 +620,16 @@ export function learn(
   }
 
   const served: ServedWrite[] = [...judged].flatMap(([group, j]) =>
-    j.draft && targets.has(group.key) ? [{ group, target: targets.get(group.key)!, rule: j.draft }] : [],
+    j.draft && targets.has(group.key)
+      ? [
+          {
+            group,
+            target: targets.get(group.key)!,
+            rule: j.draft,
+            ...(queryServed.has(group) ? { variant: queryServed.get(group)! } : {}),
+          },
+        ]
+      : [],
   );
   const targeted: TargetedWrite[] = groups.flatMap((g) =>
     targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [],

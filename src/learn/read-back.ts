@@ -107,6 +107,8 @@ export function judgeReadBack(
       deletedLater = true;
       w.result = e === null ? "confirmed" : "disagrees";
       w.mismatch = e === null ? null : idField;
+      // The app kept the entity it deleted (a trash, a status): the read is noted for the hint.
+      if (e !== null && at !== null) w.mismatchAt = at;
       continue;
     }
     if (e === null) {

@@ -21,6 +21,8 @@ export interface ServedWrite {
   group: EndpointGroup;
   target: WriteTarget;
   rule: WriteDraft;
+  /** For a route served for one query only (query-variants.ts): its observations of that query. */
+  variant?: EndpointGroup;
 }
 
 type FromRequest = Extract<FieldRule, { kind: "from_request" }>;

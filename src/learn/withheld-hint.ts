@@ -47,6 +47,8 @@ export interface HintContext {
   shown?: { at: number; fields: string[] };
   /** For `read_back_disagrees` of a write by query: an entity it did not select that the list after it showed changed. */
   bystander?: string;
+  /** For `read_back_disagrees` of a delete: the read after it (`readAt`) still showed the entity it deleted. */
+  kept?: boolean;
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -74,9 +76,11 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     read_back_disagrees: () =>
       c.bystander !== undefined && c.readAt !== undefined
         ? `The full ${read} after ${w} (records[${c.readAt}]) shows the entity ${c.bystander}, which its query does not select by the reads' rules, changed or gone: the app wrote other entities than those the query selects, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
-        : c.readAt !== undefined
-          ? `The read after ${w} (records[${c.readAt}]) shows a different "${c.field}" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
-          : `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
+        : c.kept && c.readAt !== undefined
+          ? `The read after ${w} (records[${c.readAt}]) still shows the entity it deleted: the app kept it (a delete that moves it to a trash or changes its status leaves it readable), which the twin's delete (the entity gone, its item read answering not-found) does not reproduce, so no recording can close this gap: the write stays withheld`
+          : c.readAt !== undefined
+            ? `The read after ${w} (records[${c.readAt}]) shows a different "${c.field}" than the write implied, and no other write set it in between: the app stored another value than the one it was sent or answered, which no rule of the twin reproduces, so no recording can close this gap: the write stays withheld`
+            : `The read after ${w} shows a different "${c.field}" than the write implied; record the write and its read-back again with nothing in between`,
     failed_status: () =>
       `Every ${w} answered ${(c.statuses ?? []).join(", ")}; record one that succeeds (2xx) and read its effect back`,
     no_collection: () =>

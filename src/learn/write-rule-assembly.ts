@@ -11,6 +11,7 @@ import type { FieldEntry, FieldRule, WriteRule } from "../model/model-schema.js"
 import { pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
+import { variantText } from "./query-variants.js";
 import { isRedirect } from "./redirect-location.js";
 import { withReferenceConditions } from "./reference-constants.js";
 import { withReferencedFormats } from "./referenced-formats.js";
@@ -68,7 +69,9 @@ export function assembleWriteRules(
       const own = widened.get(w) ?? w.rule.fields;
       // After the widening: a field a create left unset proves nothing settable for another write.
       const unset = w.target.kind === "create" ? unsetFields(own, w.group, w.target.collection.idField) : own;
-      const bodies = sentBodies(w.group);
+      // A route served for one query only is learned, guarded and explained by that query's observations.
+      const mine = w.variant ?? w.group;
+      const bodies = sentBodies(mine);
       const referenced = withReferenceConditions(unset, bodies);
       // A create's format whose literal may be the one entity every recorded create named (referenced-formats.ts).
       const guarded =
@@ -78,9 +81,12 @@ export function assembleWriteRules(
         rule: withStarts(f.rule, w.rule.collection, idSequences, deleted.has(w.rule.collection)),
       }));
       // A write by query is named by its query: its recorded values are examples of a filter, never a guard.
-      const query = w.rule.by_query ? undefined : writeQuery(w.group);
+      const query = w.rule.by_query ? undefined : writeQuery(mine);
       const rule = { ...w.rule, ...(query ? { query } : {}), fields };
-      const explain = explainWrite(rule, w.group.method, w.group.template) + writeQueryText(query);
+      const explain =
+        explainWrite(rule, w.group.method, w.group.template) +
+        writeQueryText(query) +
+        (w.variant ? variantText(w.group, w.variant, query !== undefined) : "");
       return [w.group, { ...rule, explain }];
     }),
   );

@@ -117,6 +117,7 @@ function confirmedWrites(
         field: disagree.mismatch ?? "",
         ...(disagree.mismatchAt === undefined ? {} : { readAt: disagree.mismatchAt }),
         ...(disagree.bystander === undefined ? {} : { bystander: disagree.bystander }),
+        ...(disagree.target.kind === "delete" && disagree.bystander === undefined ? { kept: true } : {}),
       }),
     };
   const confirmed = walked.filter((w) => w.result === "confirmed");
