@@ -70,6 +70,12 @@ interface Anomaly {
   /** For `range`: the failed value, and the side of the accepted values it lay on. */
   value?: number;
   side?: "below" | "above";
+  /** For `unique` and `stale` of a wrapped body (`/project/identifier`): the entity's field compared. */
+  entityField?: string;
+  /** For `unique`: the clash held only when letter case is ignored (`Howto` against `howto`). */
+  ignoreCase?: boolean;
+  /** For `unique`: the id of the entity the refused value clashed with. */
+  clashId?: unknown;
 }
 
 /** What every success sent in each field: the values (undefined where one left it out), by pointer. */
@@ -125,32 +131,97 @@ const scalar = (v: unknown) => (typeof v === "string" && v.trim() !== "") || typ
 /** The request body of a successful write as an object, or null. */
 const sentBody = (w: WriteObservation) => bodyOf(w.obs);
 
+/** Equal as the app compared: exactly, or (with `ignoreCase`) as strings whose letter case alone differs. */
+function sameValue(a: unknown, b: unknown, ignoreCase: boolean): boolean {
+  if (same(a, b)) return true;
+  return ignoreCase && typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
+}
+
 /**
- * The respects in which a refused body differs from every success in the state it met (top-level fields): a value
- * other than the one its entity held where every success sent the held one (a stale revision), or a value an entity
- * of its scope held where no success sent a held one (uniqueness). Each needs a success that shows the contrast.
+ * The respects in which a refused body differs from every success in the state it met (its fields, through a
+ * wrapped body's objects: `/project/identifier` compares the entity's `identifier`): a value other than the one its
+ * entity held where every success sent the held one (a stale revision), or a value an entity of its scope held where
+ * no success sent a held one (uniqueness; compared ignoring letter case only when the refused value matched no entity
+ * exactly, and then no success matched one that way either). Each needs a success that shows the contrast.
  */
 function stateAnomalies(o: Observation, body: Body, state: ValidationState | undefined): Anomaly[] {
   const met = state?.refused.get(o);
   if (!met) return [];
+  const idField = state!.writes[0]?.target.collection.idField;
   const out: Anomaly[] = [];
-  for (const [k, v] of Object.entries(body)) {
+  for (const [pointer, v] of leaves(body)) {
     if (v === undefined) continue;
-    const pointer = pointerOf(k);
+    const k = keyOf(pointer);
+    const nested = pathOfPointer(pointer).length > 1;
+    const sentAt = (w: WriteObservation) => {
+      const b = sentBody(w);
+      return b === null ? undefined : readPointer(b, pointer);
+    };
+    const extra = nested ? { entityField: k } : {};
     if (met.pre && Object.hasOwn(met.pre, k) && scalar(v) && !same(v, met.pre[k])) {
-      const shown = state!.writes.filter(
-        (w) => w.pre && Object.hasOwn(w.pre, k) && sentBody(w)?.[k] !== undefined,
-      );
-      if (shown.length > 0 && shown.every((w) => same(sentBody(w)![k], w.pre![k])))
-        out.push({ pointer, kind: "stale" });
+      const shown = state!.writes.filter((w) => w.pre && Object.hasOwn(w.pre, k) && sentAt(w) !== undefined);
+      if (shown.length > 0 && shown.every((w) => same(sentAt(w), w.pre![k])))
+        out.push({ pointer, kind: "stale", ...extra });
     }
-    if (met.scope && scalar(v) && met.scope.some((e) => same(e[k], v))) {
-      const shown = state!.writes.filter((w) => w.scopeBefore && scalar(sentBody(w)?.[k]));
-      if (shown.length > 0 && shown.every((w) => !w.scopeBefore!.some((e) => same(e[k], sentBody(w)![k]))))
-        out.push({ pointer, kind: "unique" });
-    }
+    if (!met.scope || !scalar(v)) continue;
+    const exact = met.scope.find((e) => same(e[k], v));
+    const folded = exact ?? met.scope.find((e) => sameValue(e[k], v, true));
+    if (!folded) continue;
+    const ignoreCase = exact === undefined;
+    const shown = state!.writes.filter((w) => w.scopeBefore && scalar(sentAt(w)));
+    if (
+      shown.length > 0 &&
+      shown.every((w) => !w.scopeBefore!.some((e) => sameValue(e[k], sentAt(w), ignoreCase)))
+    )
+      out.push({
+        pointer,
+        kind: "unique",
+        ...extra,
+        ...(ignoreCase ? { ignoreCase: true } : {}),
+        ...(idField !== undefined && folded[idField] !== undefined ? { clashId: folded[idField] } : {}),
+      });
   }
   return out;
+}
+
+/** True when a string of the answer mentions the field's name as a word, any case (`Hours cannot be blank`). */
+function mentions(value: unknown, key: string, depth = 0): boolean {
+  if (depth > 6 || key === "") return false;
+  if (typeof value === "string") {
+    const word = key.replace(/[_-]+/g, " ").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`(^|[^A-Za-z0-9])${word}([^A-Za-z0-9]|$)`, "i").test(value.replace(/[_-]+/g, " "));
+  }
+  if (Array.isArray(value)) return value.some((v) => mentions(v, key, depth + 1));
+  if (isObject(value)) return Object.values(value).some((v) => mentions(v, key, depth + 1));
+  return false;
+}
+
+/**
+ * The pointers of an answer holding exactly `id` (a scalar), where the app echoes the entity a value clashed with
+ * (`data.term_id`), sorted.
+ */
+function idPointers(value: unknown, id: unknown): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, at: string, depth: number): void => {
+    if (depth > 6) return;
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${at}/${i}`, depth + 1);
+    else if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${at}${pointerOf(k)}`, depth + 1);
+    else if (at !== "" && (typeof v === "number" || typeof v === "string") && same(v, id)) out.push(at);
+  };
+  walk(value, "", 0);
+  return out.sort();
+}
+
+/** The answer with each of `pointers` set to `value` (a copy). */
+function withAt(answer: unknown, pointers: readonly string[], value: unknown): unknown {
+  const copy = structuredClone(answer);
+  for (const p of pointers) {
+    const path = pathOfPointer(p);
+    let node = copy as Record<string, unknown>;
+    for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
+    node[path.at(-1)!] = value;
+  }
+  return copy;
 }
 
 /**
@@ -170,7 +241,7 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
   const fields = successFields(bodies as Body[]);
   // A PATCH may leave any field out: only a field it sent null or blank can be what the app refused.
   const partial = group.method === "PATCH";
-  const byKey = new Map<string, { a: Anomaly; failures: Observation[] }>();
+  const byKey = new Map<string, { a: Anomaly; failures: Observation[]; clashes: unknown[] }>();
   for (const o of group.observations) {
     const body = bodyOf(o);
     if (!CONFLICT_STATUSES.has(o.status) || body === null) continue;
@@ -179,7 +250,11 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
     if (!VALIDATION_STATUSES.has(o.status))
       found = found.filter((x) => x.kind === "stale" || x.kind === "unique");
     const answer = o.response.kind === "json" ? o.response.value : undefined;
-    if (found.length > 1) found = found.filter((x) => names(answer, keyOf(x.pointer)));
+    if (found.length > 1) {
+      const named = found.filter((x) => names(answer, keyOf(x.pointer)));
+      // A message mentioning one of the fields that each explain the refusal breaks the tie (never decides alone).
+      found = named.length > 0 ? named : found.filter((x) => mentions(answer, keyOf(x.pointer)));
+    }
     if (found.length !== 1) continue;
     const a = found[0]!;
     // A field no success sent is what the app refused only when its answer names it (`additionalProperty: "id"`).
@@ -188,9 +263,10 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
     const sent = [...leaves(body).keys()].filter((p) => p !== a.pointer).map(keyOf);
     const blamed = sent.some((k) => k !== keyOf(a.pointer) && names(answer, k));
     if (blamed && !names(answer, keyOf(a.pointer))) continue;
-    const key = `${a.pointer}\u0000${a.kind}\u0000${a.side ?? ""}`;
-    const entry = byKey.get(key) ?? { a, failures: [] };
+    const key = `${a.pointer}\u0000${a.kind}\u0000${a.side ?? ""}\u0000${a.ignoreCase ? "i" : ""}`;
+    const entry = byKey.get(key) ?? { a, failures: [], clashes: [] };
     entry.failures.push(o);
+    entry.clashes.push(a.clashId);
     // Of several failures beyond the same side, the one nearest the accepted values bounds the rule.
     if (a.side === "below" && a.value! > entry.a.value!) entry.a = a;
     if (a.side === "above" && a.value! < entry.a.value!) entry.a = a;
@@ -198,8 +274,12 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
   }
   const rules: ValidationRule[] = [];
   for (const key of [...byKey.keys()].sort()) {
-    const { a, failures } = byKey.get(key)!;
-    const answers = failures.map(canned);
+    const { a, failures, clashes } = byKey.get(key)!;
+    let answers = failures.map(canned);
+    // A uniqueness answer may echo the entity the value clashed with (`term_id`): where every failure's answer holds
+    // its clashing entity's id at the same places, the twin fills them from the entity it clashes with.
+    const clash = a.kind === "unique" ? clashPointers(answers, clashes) : [];
+    if (clash.length > 0) answers = answers.map((x) => ({ ...x, body: withAt(x.body, clash, null) }));
     if (new Set(answers.map((x) => JSON.stringify(x))).size > 1) continue;
     // Two sides of one field answered alike are one rule; answered otherwise, two.
     const field = pathOfPointer(a.pointer).join(".");
@@ -211,10 +291,24 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
       pointer: a.pointer,
       ...answers[0]!,
       ...(partial && a.kind === "missing" ? { only_when_sent: true as const } : {}),
+      ...(a.entityField !== undefined ? { entity_field: a.entityField } : {}),
+      ...(a.ignoreCase ? { ignore_case: true as const } : {}),
+      ...(clash.length > 0 ? { clash } : {}),
     };
     rules.push({ ...rule, ...kindOf(a, fields, head, field, at, partial) });
   }
   return rules;
+}
+
+/**
+ * The places of the answers (the same in each) holding the id of the entity each failure's value clashed with; none
+ * unless every failure knew its clashing entity and its answer holds that id somewhere.
+ */
+function clashPointers(answers: { body: unknown }[], clashes: unknown[]): string[] {
+  if (clashes.some((c) => c === undefined || c === null)) return [];
+  const each = answers.map((x, i) => idPointers(x.body, clashes[i]));
+  const first = each[0] ?? [];
+  return each.every((p) => same(p, first)) ? first : [];
 }
 
 /** The kind-specific part of a validation rule, with its explain sentence. */
@@ -258,7 +352,7 @@ function kindOf(
     case "unique":
       return {
         kind: "unique",
-        explain: `${head} sends a ${name} another entity already holds (no successful request sent a held one; recorded at ${at}).`,
+        explain: `${head} sends a ${name} another entity already holds${a.ignoreCase ? " (letter case ignored)" : ""} (no successful request sent a held one; recorded at ${at}).`,
       };
     case "range": {
       const nums = fields.get(a.pointer)!.filter((x) => typeof x === "number") as number[];

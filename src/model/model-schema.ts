@@ -1035,6 +1035,18 @@ export const ValidationRuleSchema = z.strictObject({
    */
   header: z.string().optional(),
   types: z.array(z.enum(["string", "number", "boolean", "object", "array"])).optional(),
+  /**
+   * With `kind: unique` or `stale` on a wrapped body (`/project/identifier`): the entity's field the value is compared
+   * with. Absent: `field` (so older models read).
+   */
+  entity_field: z.string().optional(),
+  /** With `kind: unique`: values are compared ignoring letter case (a recorded refusal clashed only that way). */
+  ignore_case: z.literal(true).optional(),
+  /**
+   * With `kind: unique`: pointers into `body` where every recorded refusal echoed the id of the entity its value
+   * clashed with (`/data/term_id`); the twin fills them from the entity the request clashes with.
+   */
+  clash: z.array(z.string()).optional(),
   below: z.number().optional(),
   above: z.number().optional(),
   explain: z.string(),

@@ -96,12 +96,69 @@ function conflicts(model: Model, r: ValidationRule, v: unknown, at: ValidationPl
       const held = `${c.etag!.prefix}${f}${c.etag!.suffix}`;
       return r.header.toLowerCase() === "if-match" ? !ifMatchHolds(String(v), held) : v !== held;
     }
-    return entity !== undefined && Object.hasOwn(entity, r.field) && !same(entity[r.field], v);
+    const field = r.entity_field ?? r.field;
+    return entity !== undefined && Object.hasOwn(entity, field) && !same(entity[field], v);
   }
+  return clashing(model, r, v, at) !== null;
+}
+
+/** As the rule compares: exactly, or (with `ignore_case`) as strings whose letter case alone differs. */
+function sameAs(r: ValidationRule, a: unknown, b: unknown): boolean {
+  if (same(a, b)) return true;
+  return (
+    r.ignore_case === true &&
+    typeof a === "string" &&
+    typeof b === "string" &&
+    a.toLowerCase() === b.toLowerCase()
+  );
+}
+
+/** The entity of the write's scope already holding the sent value in the rule's field (`unique`), or null. */
+function clashing(
+  model: Model,
+  r: ValidationRule,
+  v: unknown,
+  at: ValidationPlace | undefined,
+): Record<string, unknown> | null {
+  if (v === undefined || !at) return null;
+  const rule = model.write_rules.find((w) => w.tool_name === r.tool_name);
+  const c = rule && model.collections.find((x) => x.name === rule.collection);
+  if (!rule || !c) return null;
+  const field = r.entity_field ?? r.field;
   const scope = c.parent ? at.params[c.parent.param] : undefined;
-  for (const e of list.values())
-    if (same(e[r.field], v) && (scope === undefined || String(e[c.parent!.field]) === scope)) return true;
-  return false;
+  for (const e of at.episode.state.collection(c.name).values())
+    if (sameAs(r, e[field], v) && (scope === undefined || String(e[c.parent!.field]) === scope)) return e;
+  return null;
+}
+
+/** The rule's recorded answer, with the clashing entity's id where the app echoed it (`clash`). */
+function answerOf(
+  model: Model,
+  r: ValidationRule,
+  tool: string,
+  body: unknown,
+  at?: ValidationPlace,
+): TwinResponse {
+  const res = recordedAnswer(r, "validation", tool);
+  if (!r.clash?.length || res.body?.kind !== "json") return res;
+  const rule = model.write_rules.find((w) => w.tool_name === r.tool_name);
+  const c = rule && model.collections.find((x) => x.name === rule.collection);
+  const e = c ? clashing(model, r, readPointer(body, r.pointer), at) : null;
+  const id = e && c ? e[c.id_field] : undefined;
+  if (id === undefined) return res;
+  for (const p of r.clash) setPointer(res.body.value, p, id);
+  return res;
+}
+
+/** Sets the value at an RFC 6901 pointer of a JSON value whose parents exist. */
+function setPointer(root: unknown, pointer: string, value: unknown): void {
+  const path = pointer
+    .split("/")
+    .slice(1)
+    .map((k) => k.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let node = root as Record<string, unknown> | null;
+  for (const key of path.slice(0, -1)) node = (node?.[key] ?? null) as Record<string, unknown> | null;
+  if (node && typeof node === "object") node[path.at(-1)!] = value;
 }
 
 const refusedByTool = new WeakMap<Model, Map<string, Map<string, RefusedBody>>>();
@@ -149,5 +206,5 @@ export function validateRequest(
     return r.kind === "stale" || r.kind === "unique" ? conflicts(model, r, v, at) : fails(r, v);
   });
   if (!rule) return null;
-  return recordedAnswer(rule, "validation", tool);
+  return answerOf(model, rule, tool, body, at);
 }
