@@ -221,24 +221,36 @@ function nameOpCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
   return out;
 }
 
-/** A filter whose value spells its operator before a `.` (`views=gt.100`, `id=in.(1,3)`, `title=ilike.*ta*`). */
+/**
+ * A filter whose value spells its operator before a `.` (`views=gt.100`, `id=in.(1,3)`, `title=ilike.*ta*`), or as
+ * a symbol before the operand (`subject=~login`, `status_id=!5`: separator `""`, `SYMBOL_OPS`).
+ */
 function valueOpCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
   if (typeof leaf.value !== "string") return [];
-  const split = splitValueOp(leaf.value, ".");
+  return [".", ""].flatMap((sep) => valueOpCandidatesAt(leaf, sample, sep));
+}
+
+function valueOpCandidatesAt(leaf: QueryLeaf, sample: Entity[], sep: string): Meaning[] {
+  if (typeof leaf.value !== "string") return [];
+  const split = splitValueOp(leaf.value, sep);
   if (!split) return [];
   const last = leaf.path.length - 1;
   const pattern: QuerySegment[] = [...literalsBefore(leaf.path, last), { field: true }];
   return resolveField(leaf.path[last]!, sample).flatMap((field) =>
-    opVariants(split.op).map((reading) => ({
+    // `~` (a symbol, `SYMBOL_OPS`) is a substring, case folded or not: the answers decide.
+    (sep === "" && split.op === "contains"
+      ? (["contains", "icontains"] as QueryOp[])
+      : opVariants(split.op)
+    ).map((reading) => ({
       kind: "filter" as const,
-      key: `filter|${patternText(pattern)}|value_op:.`,
+      key: `filter|${patternText(pattern)}|value_op:${sep}`,
       pattern,
       name: leaf.path[last]!,
       field,
       op: reading,
       opToken: split.token,
       listSeparator: null,
-      valueOp: ".",
+      valueOp: sep,
       values: split.values,
     })),
   );

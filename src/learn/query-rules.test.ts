@@ -467,6 +467,34 @@ describe("operators spelt in a name's suffix or in the value", () => {
     const { rules } = rulesOf([read("price=gt.3", 1, 2, 3, 4)]);
     expect(rules.filter((r) => r.kind === "filter")).toEqual([]);
   });
+
+  it("learns operator symbols before the operand (title=~a case folded, price=!3) and serves them for any field", () => {
+    const { rules, model } = rulesOf([read("title=~a", 2, 3, 4), read("price=!3", 2, 3, 4)]);
+    expect(rules).toEqual([
+      {
+        kind: "filter",
+        path: [{ field: true }],
+        op: null,
+        op_tokens: { "~": "icontains", "!": "ne" },
+        op_prefix: "",
+        list_separator: null,
+        value_op: { separator: "" },
+        fields: { title: "title", price: "price" },
+      },
+    ]);
+    const ep = createEpisode(model, learnSpecs([list(THINGS)]).seed, { episodeId: "sym" });
+    const got = handleRequest(model, ep, twinRequest("GET", "/api/things", null, [["status", "!open"]]));
+    expect([got.status, got.served_by, got.body]).toEqual([
+      200,
+      "state",
+      { kind: "json", value: pick(2, 4) },
+    ]);
+  });
+
+  it("rejects an operator symbol the answer contradicts (title=~a answered with every thing)", () => {
+    const { rules } = rulesOf([read("title=~a", 1, 2, 3, 4)]);
+    expect(rules.filter((r) => r.kind === "filter")).toEqual([]);
+  });
 });
 
 describe("a word value selecting by a boolean field", () => {

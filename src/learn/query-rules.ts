@@ -324,7 +324,7 @@ function toRule(
         ...(m.valueOp !== null ? { value_op: { separator: m.valueOp } } : {}),
         fields,
         ...(refutedNames ? { not_fields: [...refutedNames].filter((n) => !(n in fields)).sort() } : {}),
-        explain: `${pathOf(m.pattern)} filters on the field the name gives${m.valueOp !== null ? `, by the operator the value spells before "${m.valueOp}"` : slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
+        explain: `${pathOf(m.pattern)} filters on the field the name gives${m.valueOp === "" ? ", by the operator symbol the value begins with" : m.valueOp !== null ? `, by the operator the value spells before "${m.valueOp}"` : slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
       };
     }
     case "search": {

@@ -276,6 +276,7 @@ export function splitValueOp(
   value: string,
   sep: string,
 ): { token: string; op: QueryOp; values: string[] } | null {
+  if (sep === "") return splitSymbolOp(value);
   const at = value.indexOf(sep);
   if (at <= 0) return null;
   const token = value.slice(0, at);
@@ -287,6 +288,29 @@ export function splitValueOp(
     return m ? { token, op: t.op, values: m[1] === "" ? [] : m[1]!.split(",") } : null;
   }
   return { token, op: t.op, values: [rest] };
+}
+
+/**
+ * Operators spelt as a symbol before the operand (`subject=~login`, `status_id=!5`, `due=>=2024-01-01`): the value
+ * op separator `""`. Longest symbol first; `~` reads as a substring, case folded or not (the answers decide).
+ */
+export const SYMBOL_OPS: readonly [string, QueryOp][] = [
+  [">=", "gte"],
+  ["<=", "lte"],
+  ["~", "contains"],
+  ["!", "ne"],
+  [">", "gt"],
+  ["<", "lt"],
+];
+
+/** A value that begins with an operator symbol and holds an operand after it (see `SYMBOL_OPS`), or null. */
+export function splitSymbolOp(value: string): { token: string; op: QueryOp; values: string[] } | null {
+  for (const [token, op] of SYMBOL_OPS)
+    if (value.startsWith(token) && value.length > token.length)
+      return SYMBOL_OPS.some(([t]) => value.slice(token.length).startsWith(t))
+        ? null
+        : { token, op, values: [value.slice(token.length)] };
+  return null;
 }
 
 /** The operator a token spells and its style prefix (`$gt` → gt, `$`), or null. */
