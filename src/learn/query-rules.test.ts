@@ -68,6 +68,27 @@ describe("filters", () => {
     expect(plan([["status", "done"]])).toHaveProperty("plan");
   });
 
+  it("keeps a filter syntax beside a read whose value is of a kind the field never holds (project_id=website)", () => {
+    // `owner_id=ann` cannot be an equality on the integer `owner.id` (serve never filters by it): that it meant
+    // something else here (a search for "Ann", or nothing) speaks against no filter syntax (a Redmine
+    // `project_id=website` beside `issue_id=1`, which was left unlearned).
+    const anns = [THINGS[0]!, THINGS[2]!];
+    const { model } = learnSpecs([
+      list(anns),
+      { path: "/api/things?owner_id=ann", status: 200, res: anns },
+      { path: "/api/things?price=2", status: 200, res: [THINGS[2]] },
+    ]);
+    const rules = model.collections[0]!.query!.rules;
+    expect(rules.find((r) => r.kind === "filter")).toMatchObject({ fields: { price: "price" } });
+    expect(model.replays.map((r) => r.path_and_query)).toContain("/api/things?owner_id=ann");
+  });
+
+  it("rightly still rejects a filter syntax by a read whose value is of the field's kind (status=open,done is no one value)", () => {
+    // The comma list kept every thing: the whole value `open,done` as one equality would have kept none.
+    const { rules } = rulesOf([read("status=open,done", 1, 2, 3, 4), read("status=done", 2, 4)]);
+    expect(rules.find((r) => r.kind === "filter")).toMatchObject({ list_separator: "," });
+  });
+
   it("confirms nothing from a filter that excluded nothing: the read replays", () => {
     const same = [
       { id: 1, status: "open" },

@@ -65,6 +65,12 @@ interface Analysed<O> {
   cands: Set<string>[];
   /** Per leaf: the field name each candidate filter key would read it by. */
   filterNames: Map<string, string>[];
+  /**
+   * Per leaf: the filter keys whose every reading of it holds a value of a kind its field never holds
+   * (`project_id=website` on the integer `project.id`): serve never filters by such a value (query-plan.ts), so a
+   * read where it meant something else speaks against no filter syntax (it may be a word or identifier of the app's).
+   */
+  foreign: Set<string>[];
 }
 
 function aliveExplanations<O>(a: Analysed<O>, alive: Set<string>): Explanation[] {
@@ -85,7 +91,8 @@ function contradicted<O>(reads: Analysed<O>[], alive: Set<string>): Set<string> 
       // other names follow (`project_id=1`), as a value that changed nothing does not.
       const word = [...used].some((k) => k.startsWith("word|"));
       for (const k of a.cands[i]!)
-        if (alive.has(k) && !used.has(k) && !(word && k.startsWith("filter|"))) out.add(k);
+        if (alive.has(k) && !used.has(k) && !(word && k.startsWith("filter|")) && !a.foreign[i]!.has(k))
+          out.add(k);
     });
   }
   return out;
@@ -175,9 +182,22 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
           ),
         ),
     );
+    const foreign = read.leaves.map((l) => {
+      const byKey = new Map<string, boolean>();
+      for (const m of leafCandidates(l, sample))
+        if (m.kind === "filter")
+          byKey.set(
+            m.key,
+            (byKey.get(m.key) ?? true) &&
+              m.valueOp === null &&
+              foreignValue(leafValues(l.value, m.listSeparator), m.field, read.base) !== null,
+          );
+      return new Set([...byKey].filter(([, f]) => f).map(([k]) => k));
+    });
     return {
       obs,
       read,
+      foreign,
       all: explainRead(read),
       cands: read.leaves.map((l) => candidateKeys(l, sample, read.cursor)),
       filterNames,
