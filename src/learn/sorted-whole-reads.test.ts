@@ -114,6 +114,17 @@ describe("reads that only order their scope", () => {
     expect([got.status, got.served_by, got.body]).toEqual([200, "state", { kind: "json", value: [TAGS[1]] }]);
   });
 
+  it("learns no filter when the sorted read's envelope counts more than it shows (a page the app cut)", () => {
+    const page = (res: unknown[], total: number) => ({ tags: res, total_count: total });
+    const { model } = learnSpecs([
+      { path: "/api/tags?orderby=name&order=desc", status: 200, res: page(byNameDesc, 9) },
+      { path: "/api/tags/5", status: 200, res: { tag: TAGS[1] } },
+      { path: "/api/tags?slug=perf", status: 200, res: page([TAGS[2]], 1) },
+    ]);
+    const c = model.collections.find((x) => x.name === "tags")!;
+    expect((c.query?.rules ?? []).some((r) => r.kind === "filter")).toBe(false);
+  });
+
   it("learns no filter when the first read is out of its named order (not known whole)", () => {
     const { model } = learnSpecs(specs("orderby=name&order=asc", byNameDesc));
     const c = model.collections.find((x) => x.name === "tags")!;

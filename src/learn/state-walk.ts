@@ -546,10 +546,14 @@ class Walk {
       }
       return;
     }
-    // A read that only orders its scope (`sort=name:desc`) shows it whole: the state of that moment is known.
+    // A read that only orders its scope (`sort=name:desc`) shows it whole: the state of that moment is known; not
+    // when its envelope counts more matches than it shows (the app cut it at its default page size).
+    const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
+    const counted = totalKey && isObject(body) ? body[totalKey] : undefined;
     if (
       !st.listedScopes.has(scope) &&
       !cut &&
+      !(typeof counted === "number" && counted > got.entities.length) &&
       orderingOnly(o.query, got.entities, st.list(scope), (e) => st.idOf(e))
     ) {
       if (st.sortedScopes.has(scope)) this.queryList(st, scope, o, body, got.entities);
