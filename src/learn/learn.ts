@@ -61,6 +61,7 @@ import { ambientCookies, isSignIn, type SignInKey, signedIn, signInKey, signInMa
 import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons.js";
 import { type StaleReason, shownEntities, staleReads } from "./stale-replays.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
+import { type OrderingQuery, orderingQuery } from "./whole-reads.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
 import { isKindValue } from "./value-kinds.js";
@@ -468,7 +469,7 @@ function walkWithQueryWrites(
   ordered: Observation[],
   found: FoundCollection[],
   targets: Map<string, WriteTarget>,
-  walked: { walk: WalkResult; sizes: ReadonlyMap<string, ReadonlySet<string>> },
+  walked: Walked,
 ): WalkResult {
   const first = walked.walk;
   const byQuery = new Set([...targets.values()].flatMap((t) => (t.filter ? [t.collection.name] : [])));
@@ -478,11 +479,59 @@ function walkWithQueryWrites(
     const st = first.states.get(name);
     if (st) rules.set(name, collectionModel(st, first.queries, first.refusedQueries).collection.query);
   }
-  return walkState(ordered, found, targets, walked.sizes, (col, rows, query) => {
-    const got = queryTargets(rules.get(col.name), rows, query, col.idField);
-    if ("why" in got) return got;
-    return { ids: got.rows.map((e) => String(e[col.idField])) };
+  return walkState(
+    ordered,
+    found,
+    targets,
+    walked.sizes,
+    (col, rows, query) => {
+      const got = queryTargets(rules.get(col.name), rows, query, col.idField);
+      if ("why" in got) return got;
+      return { ids: got.rows.map((e) => String(e[col.idField])) };
+    },
+    walked.orderings,
+  );
+}
+
+/** A walk, with the page sizes and sort rules a walk before it confirmed (taken as whole lists in it). */
+interface Walked {
+  walk: WalkResult;
+  sizes: ReadonlyMap<string, ReadonlySet<string>>;
+  orderings: ReadonlyMap<string, OrderingQuery>;
+}
+
+/** Per collection, its own confirmed sort rules under a walk's reads (`whole-reads.ts`). */
+function orderingsOf(walk: WalkResult): Map<string, OrderingQuery> {
+  const out = new Map<string, OrderingQuery>();
+  for (const st of walk.states.values()) {
+    const q = orderingQuery(collectionModel(st, walk.queries, walk.refusedQueries).collection.query);
+    if (q) out.set(st.col.name, q);
+  }
+  return out;
+}
+
+/**
+ * The walk again, once the walk before confirmed a sort of some collection: its reads that only sort are then whole
+ * lists (`whole-reads.ts`), and the reads of their run before them are judged. Kept only when the new walk's rules
+ * confirm every such sort (the same parameter path) still; else the walk before stands.
+ */
+function walkAgainWithOrderings(
+  ordered: Observation[],
+  found: FoundCollection[],
+  targets: Map<string, WriteTarget>,
+  walked: Walked,
+): Walked {
+  const orderings = orderingsOf(walked.walk);
+  if (orderings.size === 0) return walked;
+  const second = walkState(ordered, found, targets, walked.sizes, null, orderings);
+  const again = orderingsOf(second);
+  const paths = (q: OrderingQuery | undefined) =>
+    new Set((q?.rules ?? []).map((r) => JSON.stringify(r.path)));
+  const kept = [...orderings].every(([c, q]) => {
+    const still = paths(again.get(c));
+    return [...paths(q)].every((p) => still.has(p));
   });
+  return kept ? { ...walked, walk: second, orderings } : walked;
 }
 
 /** The end of the last timed record (start + duration), where the episode clock starts; null when untimed. */
@@ -503,14 +552,14 @@ function walkAgainWithPageSizes(
   found: FoundCollection[],
   targets: Map<string, WriteTarget>,
   first: WalkResult,
-): { walk: WalkResult; sizes: ReadonlyMap<string, ReadonlySet<string>> } {
-  const none = { walk: first, sizes: new Map<string, ReadonlySet<string>>() };
+): Walked {
+  const none = { walk: first, sizes: new Map<string, ReadonlySet<string>>(), orderings: new Map() };
   const sizes = pageSizeParams(first.states.values(), first.queries, first.refusedQueries);
   if (sizes.size === 0) return none;
   const second = walkState(ordered, found, targets, sizes);
   const again = pageSizeParams(second.states.values(), second.queries, second.refusedQueries);
   const kept = [...sizes].every(([c, names]) => [...names].every((n) => again.get(c)?.has(n)));
-  return kept ? { walk: second, sizes } : none;
+  return kept ? { walk: second, sizes, orderings: new Map() } : none;
 }
 
 /** Learns the model and seed state from one (merged) evidence. */
@@ -541,7 +590,12 @@ export function learn(
     ordered,
     found,
     targets,
-    walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets)),
+    walkAgainWithOrderings(
+      ordered,
+      found,
+      targets,
+      walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets)),
+    ),
   );
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.
   const ambient = ambientCookies(groups);

@@ -21,6 +21,7 @@ import { isRedirect, redirectedId } from "./redirect-location.js";
 import { oneRow } from "./response-shape.js";
 import { orderingOnly } from "./sorted-whole-reads.js";
 import { embeddedChildren } from "./tree-collection.js";
+import { type OrderingQuery, sortsOnlyByRule } from "./whole-reads.js";
 import { isObject } from "./value-kinds.js";
 import type { WriteTarget } from "./write-targets.js";
 
@@ -128,6 +129,9 @@ export interface WalkResult {
 }
 
 const ok = (o: Observation) => o.status >= 200 && o.status < 300;
+/** Methods that change nothing: every other request may be a write. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /** How many scalars of one write are looked up as ids of other collections. */
 const MAX_REF_VALUES = 200;
 
@@ -333,6 +337,16 @@ class Walk {
   readonly itemQueries = new Map<Observation, Entity | null>();
   readonly refusedQueries = new Map<Observation, Entity[] | null>();
   readonly refused = new Map<Observation, RefusedWrite>();
+  /**
+   * Query reads of a scope the recording had not listed whole yet, since the last write, by collection and scope:
+   * reads change nothing, so a whole list later in the same run of reads shows the state they saw, and judges them.
+   */
+  private readonly unjudged = new Map<
+    string,
+    { o: Observation; entities: Entity[]; total: number | null }[]
+  >();
+  /** The last write (any method but GET, HEAD, OPTIONS) taken so far. */
+  private lastWrite: Observation | null = null;
   /** Endpoints with both a success and a refusal (4xx): only their writes keep the state they met. */
   private readonly refusing = new Set<string>();
   /**
@@ -352,6 +366,8 @@ class Walk {
     /** Per collection, the parameters a first walk's rules confirmed as a page size only (`limit`): see `pageSized`. */
     private readonly pageSizes: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
     private readonly resolve: QueryResolver | null = null,
+    /** Per collection, the sort rules a first walk's rules confirmed (`whole-reads.ts`): a read sorting only is whole. */
+    private readonly orderings: ReadonlyMap<string, OrderingQuery> = new Map(),
   ) {
     const [good, bad] = [new Set<string>(), new Set<string>()];
     for (const o of ordered)
@@ -370,6 +386,10 @@ class Walk {
 
   /** Takes one observation into the walk: a list read, an item read, or a write. */
   observe(o: Observation): void {
+    if (!SAFE_METHODS.has(o.method)) {
+      this.unjudged.clear();
+      this.lastWrite = o;
+    }
     const listState = o.method === "GET" ? this.byList.get(o.endpoint.key) : undefined;
     const itemState = o.method === "GET" ? this.byItem.get(o.endpoint.key) : undefined;
     const body = o.response.kind === "json" ? o.response.value : undefined;
@@ -423,8 +443,10 @@ class Walk {
   /** A read answered with one number: what each top-level collection whose whole list was seen held then. */
   private snapshot(o: Observation): void {
     const held = new Map<string, Entity[]>();
+    // A scope a sorted read showed whole holds known entities too (its order is not the list's; a count needs none).
     for (const st of this.states.values())
-      if (!st.col.parent && st.listedScopes.has("")) held.set(st.col.name, st.list(""));
+      if (!st.col.parent && (st.listedScopes.has("") || st.sortedScopes.has("")))
+        held.set(st.col.name, st.list(""));
     this.countReads.set(o, held);
   }
 
@@ -516,6 +538,14 @@ class Walk {
       this.fullList(st, scope, got.entities, o);
       return;
     }
+    // A read that only sorts (by a sort a first walk's rules confirmed) lists what the plain list lists; before any
+    // plain list of the scope (after one, it is judged as any query read: its order is not the list's).
+    if (!cut && !st.listedScopes.has(scope) && this.sortsOnly(col, o.query, got.entities)) {
+      if (st.sortedScopes.has(scope)) this.queryList(st, scope, o, body, got.entities);
+      this.chains.delete(chainKey);
+      this.fullList(st, scope, got.entities, o, true);
+      return;
+    }
     // A read that only sets a page size (as a first walk's rules confirmed) lists every entity, page by page.
     const sized = o.query.length > 0 && this.pageSized(col, o.query);
     if (o.query.length === 0 || sized) {
@@ -563,6 +593,7 @@ class Walk {
         const id = st.idOf(e);
         if (id !== null) this.sighting(st, id, e, o);
       }
+      this.judgeUnjudged(st, scope);
       return;
     }
     this.queryList(st, scope, o, body, got.entities);
@@ -582,6 +613,12 @@ class Walk {
     );
   }
 
+  /** True when every parameter of the query is a sort (or its direction) a first walk's rules confirmed. */
+  private sortsOnly(col: FoundCollection, query: [string, string][], answered: Entity[]): boolean {
+    const ordering = this.orderings.get(col.name);
+    return ordering !== undefined && sortsOnlyByRule(ordering, query, answered);
+  }
+
   /** True when the read is the chain's next page: its first read's parameters and the cursor the last page gave. */
   private nextInChain(
     query: [string, string][],
@@ -598,17 +635,32 @@ class Walk {
   }
 
   /** A full list of a scope (a plain read, or a cursor chain followed to its end): the scope's state is now it. */
-  private fullList(st: CollectionState, scope: string, entities: Entity[], o: Observation): void {
-    if (scope === "") this.judgeReplaceAll(st, entities, o);
+  private fullList(
+    st: CollectionState,
+    scope: string,
+    entities: Entity[],
+    o: Observation,
+    sorted = false,
+  ): void {
+    if (scope === "" && !sorted) this.judgeReplaceAll(st, entities, o);
     this.identifyCreate(st, scope, entities, o);
     this.unseenCreates(st, scope, entities, o);
-    const gone = st.applyFullList(scope, entities);
+    const gone = st.applyFullList(scope, entities, sorted);
     for (const id of gone) this.sighting(st, id, null, o);
     for (const e of entities) {
       const id = st.idOf(e);
       if (id !== null) this.sighting(st, id, e, o);
     }
     this.checkBystanders(st, scope, entities, o);
+    this.judgeUnjudged(st, scope);
+  }
+
+  /** The query reads of the scope made since the last write before its first whole list: judged against it now. */
+  private judgeUnjudged(st: CollectionState, scope: string): void {
+    const key = `${st.col.name}\u0000${scope}`;
+    for (const r of this.unjudged.get(key) ?? [])
+      this.queries.set(r.o, queryRead(st, scope, r.o, r.entities, r.total));
+    this.unjudged.delete(key);
   }
 
   /** A query read of a scope: judged against the scope's state when the recording listed it whole before. */
@@ -624,9 +676,12 @@ class Walk {
     const totalKey = col.envelope.kind === "object" ? col.envelope.total_key : null;
     const total =
       totalKey && isObject(body) && typeof body[totalKey] === "number" ? (body[totalKey] as number) : null;
-    // A query is judged only against a scope whose whole list the recording showed before it.
+    // A query is judged only against a scope whose whole list the recording showed before it, or shows later with
+    // nothing written between (it saw that state: `judgeUnjudged`).
     if (st.listedScopes.has(scope) || st.sortedScopes.has(scope))
       this.queries.set(o, queryRead(st, scope, o, got.entities, total));
+    else if (this.lastWrite === null || readsAfter(this.lastWrite, o))
+      appendTo(this.unjudged, `${col.name}\u0000${scope}`, { o, entities: got.entities, total });
     const optional = unevenKeys(got.entities);
     const projected = namesItsFields(o.query, got.entities);
     for (const e of got.entities) {
@@ -1001,8 +1056,10 @@ export function walkState(
   /** Per collection, the parameters confirmed as a page size only (a second walk: see `Walk.pageSized`). */
   pageSizes: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
   resolve: QueryResolver | null = null,
+  /** Per collection, its confirmed sort rules (a further walk: see `Walk.sortsOnly`). */
+  orderings: ReadonlyMap<string, OrderingQuery> = new Map(),
 ): WalkResult {
-  const walk = new Walk(collections, targets, ordered, pageSizes, resolve);
+  const walk = new Walk(collections, targets, ordered, pageSizes, resolve, orderings);
   for (const o of ordered) walk.observe(o);
   return {
     states: walk.states,
