@@ -163,7 +163,10 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   "jupyter/review": {
-    total: [4, 45],
+    // 4 -> 3 on purpose: five 404s for paths under folders no read listed (a copy, a renamed folder, their deletes)
+    // are now the explained unlisted_collection miss (tree.listed), and so are two 404s that matched only by luck;
+    // data.csv?content=0 is answered by the projection a listing-known entity no longer refutes.
+    total: [3, 45],
     tools: [
       ["(no route)", 0, 4],
       ["delete_contents_by_id", 0, 3],
@@ -172,7 +175,7 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["delete_sessions_by_id", 0, 1],
       ["get_config_tree", 1, 2],
       ["get_contents", 1, 1],
-      ["get_contents_by_id", 2, 16],
+      ["get_contents_by_id", 1, 16],
       ["get_contents_checkpoints_by_content_id", 0, 2],
       ["get_kernels_by_id", 0, 3],
       ["get_sessions_by_id", 0, 2],

@@ -64,4 +64,27 @@ describe("item projections by hypothesis", () => {
     ]);
     expect(model.collections[0]!.item_projections).toBeUndefined();
   });
+
+  it("takes a read of an entity known only from a listing (those fields null already) as no contradiction", () => {
+    // Note 3 is known only from the list, its body and format null there, as a listing shows them.
+    const listed = { id: 3, title: "Note 3", body: null, format: null };
+    const { model } = learnSpecs([
+      { path: "/api/notes", status: 200, res: [...NOTES, listed] },
+      { path: "/api/notes/1", status: 200, res: NOTES[0] },
+      { path: "/api/notes/3?body=0", status: 200, res: listed },
+      { path: "/api/notes/1?body=0", status: 200, res: { ...NOTES[0], body: null, format: null } },
+    ]);
+    expect(model.collections[0]!.item_projections?.map((p) => [p.query, p.nulls])).toEqual([
+      [[["body", "0"]], ["body", "format"]],
+    ]);
+  });
+
+  it("rejects it when no read nulled a field the state held: the query is not shown to null anything", () => {
+    const listed = { id: 3, title: "Note 3", body: null, format: null };
+    const { model } = learnSpecs([
+      { path: "/api/notes", status: 200, res: [...NOTES, listed] },
+      { path: "/api/notes/3?body=0", status: 200, res: listed },
+    ]);
+    expect(model.collections[0]!.item_projections).toBeUndefined();
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * Item reads with a query that null fields (`GET /api/contents/projects?content=0`: the folder without its
  * children): a projection, kept only when every recorded read with exactly those parameters answered the entity
- * the state held at that moment with the same fields null and every other field as it was. A query that changes
- * a value otherwise (`format=base64` re-encoding a text) explains nothing here: such reads stay replayed.
+ * the state held at that moment with the same fields null and every other field as it was. A read of an entity the
+ * state did not know, or held with those fields null already (as a listing shows it), contradicts nothing when it
+ * answers them null too; at least one read must null a field the state held. A query that changes a value otherwise
+ * (`format=base64` re-encoding a text) explains nothing here: such reads stay replayed.
  */
 import type { Collection, Entity, ItemEnvelope } from "../model/model-schema.js";
 import { queryKey } from "../model/query-key.js";
@@ -39,20 +41,21 @@ export function learnItemProjections(
   }
   const out: Projection[] = [];
   for (const [, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    let nulls: string[] | null = null;
-    for (const o of g.reads) {
-      const state = held.get(o) ?? null;
-      const answer = itemEntity(o.response.kind === "json" ? o.response.value : undefined, envelope);
-      const got = state && answer ? nulledFields(answer, state) : null;
-      if (got === null || got.length === 0 || (nulls !== null && nulls.join() !== got.join())) {
-        nulls = null;
-        break;
-      }
-      nulls = got;
-    }
-    if (nulls === null) continue;
+    const answers = g.reads.map((o) => ({
+      state: held.get(o) ?? null,
+      answer: itemEntity(o.response.kind === "json" ? o.response.value : undefined, envelope),
+    }));
+    // Each read the state could judge: the fields it nulled, or null when it changed anything else.
+    const judged = answers.filter((r) => r.state !== null);
+    const got = judged.map((r) => (r.answer ? nulledFields(r.answer, r.state!) : null));
+    if (got.some((x) => x === null)) continue;
+    const nulls = [...new Set(got.flatMap((x) => x!))].sort();
+    // Confirmed by a read that nulled fields the state held; every read (one of an entity the state did not know,
+    // or held those fields null already, as a listing shows it) answered them all null.
+    if (nulls.length === 0 || !answers.every((r) => r.answer && nulls.every((f) => r.answer![f] === null)))
+      continue;
+    const n = got.filter((x) => x!.length > 0).length;
     const q = g.query.map(([k, v]) => `${k}=${v}`).join("&");
-    const n = g.reads.length;
     out.push({
       query: g.query,
       nulls,

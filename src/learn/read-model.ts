@@ -215,7 +215,16 @@ export function collectionModel(
     envelope: c.envelope,
     item_envelope: c.itemEnvelope,
     parent: c.parent?.implied ? { ...c.parent, listed: [...st.listedScopes].sort() } : c.parent,
-    ...(c.tree ? { tree: { separator: "/", children_key: c.tree.childrenKey, ...treeRoot(c) } } : {}),
+    ...(c.tree
+      ? {
+          tree: {
+            separator: "/",
+            children_key: c.tree.childrenKey,
+            ...treeRoot(c),
+            listed: { folders: [...st.listedScopes].sort(), missing: absentIds(st, misses) },
+          },
+        }
+      : {}),
     list_order,
     filters,
     pagination,
@@ -450,6 +459,16 @@ function splitMisses(
  * `unlisted` for a top-level collection no read listed whole (see the model): the ids the recording showed absent are
  * those of its recorded misses on the item route and those it saw and then no longer held.
  */
+/** The ids the recording showed absent: those of its recorded misses on the item route, and those it saw and then no longer held. */
+function absentIds(st: CollectionState, misses: Observation[]): string[] {
+  const idParam = st.col.item?.params.at(-1) ?? "";
+  const missing = new Set(
+    misses.map((o) => o.pathParams[idParam]).filter((id): id is string => id !== undefined),
+  );
+  for (const id of st.everSeen) if (!st.entities.has(id)) missing.add(id);
+  return [...missing].sort();
+}
+
 function unlistedOf(st: CollectionState, misses: Observation[]): Pick<Collection, "unlisted"> | null {
   const c = st.col;
   if (st.listedScopes.size > 0 || c.parent || c.tree || !c.item) return null;

@@ -389,6 +389,14 @@ export const CollectionSchema = z.strictObject({
        * that projection's fields null. Absent otherwise (so older models read).
        */
       root: z.record(z.string(), z.unknown()).optional(),
+      /**
+       * The folders (ids; "" the root) some read showed every child of, and the ids the recording showed absent
+       * (its recorded misses, and entities it saw and then no longer held). An id the state does not hold under any
+       * other folder of the seed is an explained 501 (`unlisted_collection`), not the app's not-found: which
+       * children that folder holds was never shown. A folder the episode made holds only what it put there. Absent:
+       * every folder was listed (older models).
+       */
+      listed: z.strictObject({ folders: z.array(z.string()), missing: z.array(z.string()) }).optional(),
     })
     .optional(),
   /**

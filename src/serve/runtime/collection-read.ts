@@ -613,7 +613,23 @@ export function missAnswer(
   // No read listed the collection whole: an id the recording never showed absent may exist in the app.
   if (id !== undefined && c.unlisted && !list.wasDeleted(id) && !missingInRecording(c.unlisted, id))
     return explainUnlisted(rule, c.name, id);
+  // A path under a folder no read listed whole (and the episode did not make): it may exist in the app.
+  if (id !== undefined && c.tree?.listed && !list.wasDeleted(id) && !folderKnown(c.tree, list, id))
+    return explainUnlisted(rule, c.name, id);
   return notFound(c, rule, id, id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id)));
+}
+
+/**
+ * True when the twin knows every child of the folder holding `id`: a read listed it whole (`tree.listed`), or the
+ * episode made it (the seed holds no such folder), or the recording showed `id` itself absent.
+ */
+function folderKnown(tree: NonNullable<Collection["tree"]>, list: CollectionState, id: string): boolean {
+  const listed = tree.listed!;
+  if (listed.missing.includes(id)) return true;
+  const at = id.lastIndexOf(tree.separator);
+  const folder = at < 0 ? "" : id.slice(0, at);
+  if (listed.folders.includes(folder)) return true;
+  return folder !== "" && list.has(folder) && !list.inSeed(folder);
 }
 
 /** Answers an item read: the wrapped entity, or the not-found answer. */

@@ -295,6 +295,11 @@ export class CollectionState {
     this.gone = new Set();
   }
 
+  /** True when the seed (the recording's state at its end) holds an entity with this id. */
+  inSeed(id: string): boolean {
+    return this.seed.index(this.idField).has(id);
+  }
+
   /** True when this episode deleted the entity with this id and holds none with it now. */
   wasDeleted(id: string): boolean {
     return this.gone.has(id) && this.slotsOf(id) === null;
