@@ -160,6 +160,45 @@ describe("write rules", () => {
         read: { kind: "json", value: { id: 2, title: "B2" } },
       });
     });
+
+    it("leaves undecided a PUT that always sent every field its entity held: one leaving out a held field is explained", () => {
+      // Every recorded PUT sent title and done, all entity 1 held: no read-back shows a field kept or dropped.
+      const specs: RecordSpec[] = [
+        list([a, b]),
+        {
+          method: "PUT",
+          path: "/api/things/1",
+          status: 200,
+          req: { title: "A2", done: true },
+          res: { ...a, title: "A2", done: true },
+        },
+        { path: "/api/things/1", status: 200, res: { ...a, title: "A2", done: true } },
+      ];
+      const { model, seed } = learnSpecs(specs);
+      expect(model.write_rules[0]).toMatchObject({ kind: "merge", unsent_undecided: true });
+      const ep = createEpisode(model, seed, { episodeId: "u" });
+      const send = (path: string, value: unknown) =>
+        handleRequest(model, ep, {
+          method: "PUT",
+          path,
+          query: [],
+          headers: {},
+          body: { kind: "json", value },
+        });
+      // Entity 2 holds owner, which the request leaves out: keep or drop was never shown.
+      const left = send("/api/things/2", { title: "B2", done: true });
+      expect([
+        left.status,
+        (left.body as { value: { error: string; fields: string[] } }).value,
+      ]).toMatchObject([501, { error: "unsent_fields", fields: ["owner"] }]);
+      // Sending every held field, both readings agree: served.
+      expect(send("/api/things/2", { title: "B2", done: true, owner: { id: 5 } }).status).toBe(200);
+    });
+
+    it("decides nothing new where a read-back kept a field the PUT did not send: no flag", () => {
+      const { model } = learnSpecs(put({ ...a, title: "A2" }));
+      expect(model.write_rules[0]!.unsent_undecided).toBeUndefined();
+    });
   });
 
   describe("a field every create sent, left out by a later request", () => {

@@ -496,6 +496,26 @@ export function replaceKind(kind: WriteTarget["kind"], confirmed: WriteObservati
   return dropped ? kind : "merge";
 }
 
+/**
+ * True for a PUT `replaceKind` takes for a partial update whose confirmed read-backs never showed a field the
+ * entity held before and the request did not send (its id aside): none dropped one, none kept one. Whether the app
+ * keeps or drops such a field is then unknown (LoopBack's review training PUT `{title, isComplete}` on a todo holding
+ * only those; the held-out PUT on a todo with `desc` dropped it, where the twin had kept it).
+ */
+export function unsentUndecided(
+  kind: WriteTarget["kind"],
+  confirmed: WriteObservation[],
+  idField: string,
+): boolean {
+  if (kind !== "replace" || replaceKind(kind, confirmed) !== "merge") return false;
+  return confirmed.every((w) => {
+    if (w.pre === null) return true;
+    const body = w.obs.request.kind === "json" ? w.obs.request.value : undefined;
+    const sent = body !== null && typeof body === "object" && !Array.isArray(body) ? body : {};
+    return Object.keys(w.pre).every((k) => k === idField || Object.hasOwn(sent, k));
+  });
+}
+
 /** Judges one write endpoint: the draft of its rule, or why it is withheld (plus warnings about ignored failures). */
 export function learnWrite(
   group: EndpointGroup,
@@ -554,6 +574,9 @@ export function learnWrite(
   const draft: WriteDraft = {
     tool_name: group.toolName,
     kind: replaceKind(written.kind, confirmed),
+    ...(unsentUndecided(written.kind, confirmed, written.collection.idField)
+      ? { unsent_undecided: true as const }
+      : {}),
     collection: written.collection.name,
     id_param: written.idParam,
     status: first.status,

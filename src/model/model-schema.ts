@@ -896,6 +896,12 @@ export const WriteResponseSchema = z.discriminatedUnion("kind", [
 export const WriteRuleSchema = z.strictObject({
   tool_name: z.string(),
   kind: z.enum(["create", "replace", "merge", "delete"]),
+  /**
+   * A PUT (learned `merge`) whose recorded read-backs never showed what the app does with a field the entity held
+   * and the request did not send: every recorded PUT sent each of them. A request leaving out such a field is an
+   * explained miss (the app may drop it, as a replace, or keep it). Absent: decided (or not a PUT).
+   */
+  unsent_undecided: z.literal(true).optional(),
   collection: z.string(),
   /** For writes on one entity: the path param holding its id. */
   id_param: z.string().nullable(),

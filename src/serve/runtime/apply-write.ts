@@ -17,6 +17,7 @@ import {
   explainUnbuiltId,
   explainUnknownDerived,
   explainUnrecordedReference,
+  explainUnsentFields,
 } from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
@@ -287,6 +288,12 @@ export function applyWrite(
     unrecorded,
   };
   const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
+  // A PUT leaving out a field the entity holds, where the recording never showed whether the app keeps it.
+  const unsent = rule.unsent_undecided ? unsentFields(rule, c.id_field, old ?? undefined, req.body) : [];
+  if (unsent.length > 0) {
+    episode.clock_ms = before.clock;
+    return explainUnsentFields(rule.tool_name, id, unsent);
+  }
   const built = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
   const entity = inRoot(c, built);
   // A value the app looked up by a reference the recording never sent: never the recorded one passed off as it.
@@ -325,4 +332,24 @@ export function applyWrite(
   if (rule.kind === "create" || creates) list.append(entity);
   else list.put(at.id, entity, at.nth);
   return creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
+}
+
+/**
+ * The fields the entity holds that a PUT's JSON body leaves out and no rule of it assigns (a clock, a sequence, a
+ * constant): what the app does with them the recording never showed (`unsent_undecided`).
+ */
+function unsentFields(
+  rule: WriteRule,
+  idField: string,
+  old: Entity | undefined,
+  body: TwinRequest["body"],
+): string[] {
+  if (!old || body?.kind !== "json" || body.value === null || typeof body.value !== "object") return [];
+  const sent = body.value as Record<string, unknown>;
+  const assigned = new Set(
+    rule.fields.filter((f) => f.rule.kind !== "keep" && f.rule.kind !== "from_request").map((f) => f.field),
+  );
+  return Object.keys(old)
+    .filter((k) => k !== idField && !Object.hasOwn(sent, k) && !assigned.has(k))
+    .sort();
 }

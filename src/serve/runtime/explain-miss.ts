@@ -144,6 +144,26 @@ export function explainUnknownFields(tool: string, id: string, fields: string[])
 }
 
 /**
+ * The 501 for a PUT leaving out fields the entity holds, where every recorded PUT sent each field its entity held:
+ * whether the app keeps them (a partial update) or drops them (a replace) was never shown.
+ */
+export function explainUnsentFields(tool: string, id: string, fields: string[]): TwinResponse {
+  const names = fields.map((f) => JSON.stringify(f)).join(", ");
+  return explainedAnswer(
+    501,
+    {
+      error: "unsent_fields",
+      message: `${tool}: this request leaves out ${names}, which ${JSON.stringify(id)} holds; every recorded PUT sent each field its entity held, so whether the app keeps ${fields.length === 1 ? "it" : "them"} or drops ${fields.length === 1 ? "it" : "them"} (a replace) is unknown, and the twin does not guess`,
+      hint: `Record a PUT that leaves out a field its entity holds, with a read of the entity after it, then rebuild the bundle.`,
+      id,
+      fields,
+    },
+    "miss",
+    tool,
+  );
+}
+
+/**
  * The 501 for a read the twin cannot answer because no read of the recording listed collection `name` whole: an id
  * it does not hold (`id`) may well exist in the app, and a plain list would be only the entities the recording
  * happened to show.
