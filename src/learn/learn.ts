@@ -62,6 +62,7 @@ import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons
 import { type StaleReason, shownEntities, staleReads } from "./stale-replays.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { type OrderingQuery, orderingQuery } from "./whole-reads.js";
+import { writeNotFound } from "./write-misses.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
 import { isKindValue } from "./value-kinds.js";
@@ -256,6 +257,12 @@ function collectionStates(walk: WalkResult) {
       ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
       : [];
     if (projections.length > 0) m.collection.item_projections = projections;
+    // No item read of an unknown id was recorded: a write's recorded miss answers writes (write-misses.ts).
+    const wnf = m.collection.not_found === null ? writeNotFound(st, walk.refused.keys()) : null;
+    if (wnf) {
+      m.collection.write_not_found = wnf.answer;
+      if (wnf.id !== null) m.collection.write_not_found_id = wnf.id;
+    }
     const partial = [...st.unknownFields]
       .filter(([id]) => st.entities.has(id))
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -376,7 +376,7 @@ function treeRoot(c: FoundCollection): { root?: Entity } {
 }
 
 /** Two misses answer alike: the same status, content type and body once the id each names is the other's. */
-function sameMiss(a: Observation, b: Observation, idParam: string): boolean {
+export function sameMiss(a: Observation, b: Observation, idParam: string): boolean {
   const x = canned(a);
   const y = canned(b);
   const body = namesId(y.body, b.pathParams[idParam] ?? "")
@@ -484,7 +484,7 @@ function unlistedOf(st: CollectionState, misses: Observation[]): Pick<Collection
  * The id the first recorded miss names in its body, when every recorded miss of the route names its own
  * request's id and reads the same with the ids swapped (so the id is the answer's variable part); else null.
  */
-function notFoundId(misses: Observation[], idParam: string): string | null {
+export function notFoundId(misses: Observation[], idParam: string): string | null {
   const id = misses[0]!.pathParams[idParam] ?? "";
   const body = canned(misses[0]!).body;
   if (!namesId(body, id)) return null;

@@ -457,6 +457,13 @@ export const CollectionSchema = z.strictObject({
    * 400 `INVALID_PARAMETER_VALUE` beside the 404 of unknown ids, learned when every such recorded read answered it
    * alike. `malformed_id_id`: the id it names, as `not_found_id`.
    */
+  /**
+   * The app's answer to a write (PUT, PATCH, DELETE) naming an id it does not hold, learned from the recorded write
+   * misses when no item read's miss was recorded (`src/learn/write-misses.ts`); `write_not_found_id`: the id it
+   * names, as `not_found_id`. Absent: writes answer `not_found` (or the generic 404).
+   */
+  write_not_found: CannedResponseSchema.optional(),
+  write_not_found_id: z.string().optional(),
   malformed_id: CannedResponseSchema.optional(),
   malformed_id_id: z.string().optional(),
   /**

@@ -260,7 +260,7 @@ export function applyWrite(
   const creates =
     rule.kind !== "create" && rule.kind !== "delete" && !old && rule.created_status !== undefined;
   if (rule.kind !== "create" && !old && !creates)
-    return missAnswer(c, list, params[rule.id_param ?? ""], rule.tool_name);
+    return missAnswer(c, list, params[rule.id_param ?? ""], rule.tool_name, true);
   episode.clock_ms += model.clock.step_ms;
   const id = params[rule.id_param ?? ""]!;
   // The entity `locateNth` found is the one replaced or deleted: the nth holding the path's id (the one under the

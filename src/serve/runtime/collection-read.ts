@@ -607,6 +607,8 @@ export function missAnswer(
   list: CollectionState,
   id: string | undefined,
   rule: string,
+  /** True for a write: the recorded answer to a write of an unknown id (`write_not_found`) where there is one. */
+  write = false,
 ): TwinResponse {
   if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind))
     return namingAnswer(c.malformed_id, c.malformed_id_id, id, rule);
@@ -616,7 +618,10 @@ export function missAnswer(
   // A path under a folder no read listed whole (and the episode did not make): it may exist in the app.
   if (id !== undefined && c.tree?.listed && !list.wasDeleted(id) && !folderKnown(c.tree, list, id))
     return explainUnlisted(rule, c.name, id);
-  return notFound(c, rule, id, id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id)));
+  const gone = id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id));
+  if (write && !gone && c.write_not_found)
+    return namingAnswer(c.write_not_found, c.write_not_found_id, id, rule);
+  return notFound(c, rule, id, gone);
 }
 
 /**
