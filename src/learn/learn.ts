@@ -61,12 +61,12 @@ import { ambientCookies, isSignIn, type SignInKey, signedIn, signInKey, signInMa
 import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons.js";
 import { type StaleReason, shownEntities, staleReads } from "./stale-replays.js";
 import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
-import { type OrderingQuery, orderingQuery } from "./whole-reads.js";
-import { writeNotFound } from "./write-misses.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
 import { isKindValue } from "./value-kinds.js";
+import { type OrderingQuery, orderingQuery } from "./whole-reads.js";
 import { withheld } from "./withheld-hint.js";
+import { writeNotFound } from "./write-misses.js";
 import { assembleWriteRules } from "./write-rule-assembly.js";
 import { type LearnOptions, learnWrite, type WriteJudgement } from "./write-rules.js";
 import { findWriteTargets, isWriteMethod, type WriteTarget } from "./write-targets.js";

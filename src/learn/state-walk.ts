@@ -21,8 +21,8 @@ import { isRedirect, redirectedId } from "./redirect-location.js";
 import { oneRow } from "./response-shape.js";
 import { orderingOnly } from "./sorted-whole-reads.js";
 import { embeddedChildren } from "./tree-collection.js";
-import { type OrderingQuery, sortsOnlyByRule } from "./whole-reads.js";
 import { isObject } from "./value-kinds.js";
+import { type OrderingQuery, sortsOnlyByRule } from "./whole-reads.js";
 import type { WriteTarget } from "./write-targets.js";
 
 /** One successful write and what the recording showed of its effect. */

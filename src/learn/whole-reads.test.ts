@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
 import { learnSpecs, list } from "../../test/support/learn-specs.js";
 import type { Collection } from "../model/model-schema.js";
-import { sortsOnlyByRule, orderingQuery } from "./whole-reads.js";
+import { orderingQuery, sortsOnlyByRule } from "./whole-reads.js";
 
 const THINGS = [
   { id: 1, title: "Milk", status: "open" },
