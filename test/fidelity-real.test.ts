@@ -188,12 +188,13 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   "loopback-todo/review": {
-    total: [12, 28],
+    total: [13, 28],
     tools: [
       ["delete_todos_by_id", 0, 1],
       // Judged against the sorted read that opens the run (whole-reads.ts): bracket filters, skip, fields, inq.
       ["get_todos", 8, 12],
-      ["get_todos_by_id", 1, 7],
+      // todos/2?filter[fields][title]=true: the list's fields rule, confirmed on item reads (item-fields.ts).
+      ["get_todos_by_id", 2, 7],
       ["get_todos_count", 2, 3],
       ["patch_todos", 0, 1],
       ["patch_todos_by_id", 0, 1],

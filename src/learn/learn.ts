@@ -42,6 +42,7 @@ import { hiddenDefaults, hiddenPointers, withHiddenDefaults } from "./hidden-fie
 import { sequenceStarts } from "./id-sequences.js";
 import { inferSiblingQueries, siblingInputs } from "./inferred-queries.js";
 import { inferItemRoutes } from "./inferred-routes.js";
+import { itemFieldsConfirmed } from "./item-fields.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
@@ -257,6 +258,11 @@ function collectionStates(walk: WalkResult) {
       ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
       : [];
     if (projections.length > 0) m.collection.item_projections = projections;
+    if (
+      st.col.item &&
+      itemFieldsConfirmed(m.collection.query, st.col.item, st.col.itemEnvelope, walk.itemQueries)
+    )
+      m.collection.item_query_fields = true;
     // No item read of an unknown id was recorded: a write's recorded miss answers writes (write-misses.ts).
     const wnf = m.collection.not_found === null ? writeNotFound(st, walk.refused.keys()) : null;
     if (wnf) {

@@ -462,6 +462,12 @@ export const CollectionSchema = z.strictObject({
    * misses when no item read's miss was recorded (`src/learn/write-misses.ts`); `write_not_found_id`: the id it
    * names, as `not_found_id`. Absent: writes answer `not_found` (or the generic 404).
    */
+  /**
+   * True when the list's confirmed projection (`fields` rule) answers item reads too: recorded item reads with a
+   * query it reads as a projection only answered the entity cut down to those fields (`src/learn/item-fields.ts`).
+   * Absent: such an item read is replayed or explained.
+   */
+  item_query_fields: z.literal(true).optional(),
   write_not_found: CannedResponseSchema.optional(),
   write_not_found_id: z.string().optional(),
   malformed_id: CannedResponseSchema.optional(),

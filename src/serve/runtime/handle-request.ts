@@ -6,10 +6,12 @@
  * Deterministic: the same calls on a fresh episode give the same answers.
  */
 import { understoodQueryParams } from "../../model/collection-query.js";
-import type { Acknowledged, Collection, Model, Replay } from "../../model/model-schema.js";
+import { itemQueryFields } from "../../model/item-fields.js";
+import type { Acknowledged, Collection, Entity, Model, Replay } from "../../model/model-schema.js";
 import { queryKey } from "../../model/query-key.js";
+import { project } from "../../model/query-language.js";
 import { applyWrite } from "./apply-write.js";
-import { countRead, itemRead, listRead, queryRead, rootProjection } from "./collection-read.js";
+import { countRead, itemRead, listRead, locate, queryRead, rootProjection } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
 import { embeddedAnswer } from "./embedded-answer.js";
 import {
@@ -122,6 +124,22 @@ function serveFrom(
   if (projection) {
     const idParam = m.route.params[m.route.params.length - 1] ?? "";
     return itemRead(c, list, m.params, idParam, ep.tool_name, projection.nulls);
+  }
+  // The list's confirmed projection, confirmed on item reads too (`item_query_fields`): the entity cut down to it.
+  if (ep.kind === "item" && c.item_query_fields && req.query.length > 0) {
+    const idParam = m.route.params[m.route.params.length - 1] ?? "";
+    const found = locate(c, list, m.params, idParam);
+    const fields = found ? itemQueryFields(c.query, req.query, found) : null;
+    if (fields) {
+      const whole = itemRead(c, list, m.params, idParam, ep.tool_name);
+      if (
+        whole.status >= 200 &&
+        whole.status < 300 &&
+        whole.body?.kind === "json" &&
+        c.item_envelope.kind === "bare"
+      )
+        return { ...whole, body: { kind: "json", value: project(whole.body.value as Entity, fields) } };
+    }
   }
   if (ep.kind === "list" || ep.kind === "item") {
     // A query the collection does not understand is answered as recorded when it was recorded, else explained:
