@@ -44,7 +44,13 @@ describe("ids holding / (multi-segment path parameters)", () => {
       "path",
       "get_files_by_id",
       // The list answers are the root folder (path ""): tree-root.test.ts.
-      { separator: "/", children_key: "content", root: { ...ROOT, content: [] } },
+      {
+        separator: "/",
+        children_key: "content",
+        root: { ...ROOT, content: [] },
+        // The root and docs were read with their children (tree-folders.test.ts).
+        listed: { folders: ["", "docs"], missing: [] },
+      },
     ]);
   });
 
