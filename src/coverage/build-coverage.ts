@@ -6,6 +6,7 @@
  */
 import type { Evidence } from "../evidence/evidence-schema.js";
 import type { Learned } from "../learn/learn.js";
+import { unconfirmedParts } from "../learn/write-unconfirmed.js";
 import { unlearnedQueryParams } from "../model/collection-query.js";
 import type { Endpoint, Model, SeedState, WithheldReason } from "../model/model-schema.js";
 import { unescapePointerToken } from "../util/json-pointer.js";
@@ -141,14 +142,20 @@ export function buildCoverage(
       };
     });
   const writes = model.endpoints.filter((e) => e.method !== "GET" && e.method !== "HEAD");
-  const writeRow = (e: Endpoint) => ({
-    tool_name: e.tool_name,
-    method: e.method,
-    template: e.template,
-    collection: e.collection,
-    observations: e.observations,
-    explain: e.explain,
-  });
+  const rules = new Map(model.write_rules.map((r) => [r.tool_name, r]));
+  const writeRow = (e: Endpoint) => {
+    const rule = rules.get(e.tool_name);
+    const unconfirmed = rule ? unconfirmedParts(rule) : [];
+    return {
+      tool_name: e.tool_name,
+      method: e.method,
+      template: e.template,
+      collection: e.collection,
+      observations: e.observations,
+      explain: e.explain,
+      ...(unconfirmed.length > 0 ? { unconfirmed } : {}),
+    };
+  };
   const served = writes.filter((e) => e.serving === "state").map(writeRow);
   const acknowledged = writes.filter((e) => e.serving === "acknowledged").map(writeRow);
   // A write is replayed only when it is a sign-in (see src/learn/sign-in.ts).

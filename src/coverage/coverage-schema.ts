@@ -60,6 +60,14 @@ export const CoverageWriteSchema = z.strictObject({
   collection: z.string().nullable(),
   observations: z.number().int().nonnegative(),
   explain: z.string(),
+  /**
+   * What the write does that no recording confirmed (src/learn/write-unconfirmed.ts): `default`, the value a field a
+   * create's request leaves out gets (no recorded create left it out); `id_reuse`, whether an id freed by deleting
+   * the highest entity is given again. Absent when everything was recorded (so older reports read).
+   */
+  unconfirmed: z
+    .array(z.strictObject({ field: z.string(), kind: z.enum(["default", "id_reuse"]), explain: z.string() }))
+    .optional(),
 });
 
 /** A sign-in endpoint: replayed with its recorded successful answer, credentials not checked. */

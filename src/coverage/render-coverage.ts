@@ -68,6 +68,13 @@ export function renderCoverage(c: Coverage): string {
     for (const u of inferredQuery)
       lines.push(`  ${u.tool} ${u.param} ${u.serving} (${u.kind}): ${u.explain}`);
   }
+  const unconfirmed = c.writes.served.flatMap((w) =>
+    (w.unconfirmed ?? []).map((u) => ({ tool: w.tool_name, ...u })),
+  );
+  if (unconfirmed.length > 0) {
+    lines.push("", "Served writes' unconfirmed parts (the documented rule's choice, never recorded):");
+    for (const u of unconfirmed) lines.push(`  ${u.tool} ${u.field} ${u.kind}: unconfirmed, ${u.explain}`);
+  }
   if ((c.writes.acknowledged ?? []).length > 0) {
     lines.push("", "Acknowledged (answered as recorded, changing nothing; never counted as served):");
     for (const a of c.writes.acknowledged!) lines.push(`  ${a.tool_name}: ${a.explain}`);

@@ -28,7 +28,11 @@ export function explainRule(rule: FieldRule, field?: string): string {
         const at = key === field ? "" : ` at ${rule.pointer}`;
         const o = rule.otherwise;
         const otherwise =
-          o.kind === "keep" ? "kept" : o.kind === "omit" ? "left out" : JSON.stringify(o.value);
+          o.kind === "keep"
+            ? "kept"
+            : o.kind === "omit"
+              ? "left out"
+              : `${JSON.stringify(o.value)}${o.default === "unconfirmed" ? UNCONFIRMED : ""}`;
         return `from the request${at} when sent (settable: ${rule.settable_by} sets it), else ${otherwise}`;
       }
       return `taken from the request body at ${rule.pointer}${otherwiseText(rule.otherwise)}`;
@@ -98,9 +102,13 @@ function partText(p: Part): string {
   return "request" in p ? `${slug}the request's ${p.request}` : `${slug}the entity's ${p.entity}`;
 }
 
+/** What a default no recorded create confirmed says (learn.ts `unconfirmedDefaults`). */
+const UNCONFIRMED =
+  " (default: unconfirmed; no recorded create left it out, and every entity recorded holds it: the documented rule's value)";
+
 function otherwiseText(o: Extract<FieldRule, { kind: "from_request" }>["otherwise"]): string {
   return o.kind === "constant"
-    ? `, or ${JSON.stringify(o.value)} when the request has none`
+    ? `, or ${JSON.stringify(o.value)} when the request has none${o.default === "unconfirmed" ? UNCONFIRMED : ""}`
     : o.kind === "keep"
       ? ", or kept as it was when the request has none"
       : "";

@@ -60,6 +60,12 @@ export interface FieldContext {
    * learn.ts `untouchedDefaults`): the app's default for a field a create's request may leave out.
    */
   defaults?: ReadonlyMap<string, unknown>;
+  /**
+   * For creates: per top-level field every entity the recording showed holds, that no create left out and `defaults`
+   * does not decide, the value the documented rule gives it (learn.ts `unconfirmedDefaults`), served labelled
+   * `default: unconfirmed`.
+   */
+  guesses?: ReadonlyMap<string, unknown>;
   /** The signed-in entities the recording shows (`GET /users/me`): their ids and the strings they hold. */
   session?: readonly { id: string | number; strings: ReadonlySet<string> }[];
   /** For creates into a nested collection: the scope written (the parent path parameter's value). */
@@ -638,11 +644,15 @@ function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldV
     });
     if (!holds || sent === 0) continue;
     const shown = path.length === 1 && create ? contexts[0]?.defaults : undefined;
-    // Every create sent it: when a request leaves it out, the value every untouched entity holds, not none.
-    const otherwise =
+    const guessed = path.length === 1 && create ? contexts[0]?.guesses : undefined;
+    // Every create sent it: when a request leaves it out, the value every untouched entity holds, not none; where
+    // they show none, the documented rule's value, labelled unconfirmed (every entity held the field: never drop it).
+    const otherwise: Otherwise | null =
       absent.length === 0 && shown?.has(path[0]!)
-        ? ({ kind: "constant", value: shown.get(path[0]!) } as const)
-        : fallback(absent, create);
+        ? { kind: "constant", value: shown.get(path[0]!) }
+        : absent.length === 0 && guessed?.has(path[0]!)
+          ? { kind: "constant", value: guessed.get(path[0]!), default: "unconfirmed" }
+          : fallback(absent, create);
     if (otherwise) valid.push({ ...rule, otherwise } as FieldRule);
   }
   // Highest + 1 in every create is a counter, or, seen once, a counter or a constant: never that constant.

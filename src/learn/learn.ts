@@ -193,6 +193,74 @@ function untouchedDefaults(walk: WalkResult): Map<string, Map<string, unknown>> 
 }
 
 /**
+ * Per collection, the value a create that leaves out a field gets where nothing recorded decides it
+ * (`default: unconfirmed`): every entity the recording showed (one or more) holds the field, so the app never drops
+ * it, yet no create left it out and the untouched entities ({@link untouchedDefaults}) show no one default. The
+ * documented rule: the one empty value (`""`, null, `[]`, `{}`) any of its entities held; else, by the kind of its
+ * values, `[]` for a list, false for a flag, null for anything else (a text, a number, a date, an object). Never the
+ * id field. None for a field of a kind ({@link droppedKinds}) the recording shows the app dropping when a create left
+ * it unset, in any collection (LoopBack's todo created without `desc` lacks it: no text or flag gets a default;
+ * Redmine's time entry created without an issue lacks `issue`: no object does, yet its texts and dates do): one app
+ * serialises every collection alike, so a field every entity held tells nothing there.
+ */
+function unconfirmedDefaults(
+  walk: WalkResult,
+  confirmed: ReadonlyMap<string, ReadonlyMap<string, unknown>>,
+): Map<string, Map<string, unknown>> {
+  const out = new Map<string, Map<string, unknown>>();
+  const dropped = droppedKinds(walk);
+  for (const [name, st] of walk.states) {
+    const entities = [...st.lastKnown.values()];
+    if (entities.length === 0) continue;
+    const fields = new Map<string, unknown>();
+    for (const k of Object.keys(entities[0]!)) {
+      if (k === st.col.idField || confirmed.get(name)?.has(k)) continue;
+      if (!entities.every((e) => Object.hasOwn(e, k))) continue;
+      const values = entities.map((e) => e[k]);
+      if (values.some((v) => dropped.has(valueKind(v) ?? ""))) continue;
+      const empty = [...new Set(values.map((v) => JSON.stringify(v)).filter((t) => EMPTY.has(t)))];
+      const kinds = new Set(
+        values.filter((v) => v !== null).map((v) => (Array.isArray(v) ? "list" : typeof v)),
+      );
+      const kind = kinds.size === 1 ? [...kinds][0] : undefined;
+      fields.set(
+        k,
+        empty.length === 1 ? JSON.parse(empty[0]!) : kind === "list" ? [] : kind === "boolean" ? false : null,
+      );
+    }
+    if (fields.size > 0) out.set(name, fields);
+  }
+  return out;
+}
+
+/** The kind of a value, as an app drops or fills unset fields by kind: a list, an object, or a scalar. */
+function valueKind(v: unknown): "list" | "object" | "scalar" | null {
+  return v === null ? null : Array.isArray(v) ? "list" : typeof v === "object" ? "object" : "scalar";
+}
+
+/**
+ * The kinds of field the app drops when a create leaves them unset: an entity a confirmed create wrote lacks a
+ * top-level field another entity of its collection holds a value of that kind in.
+ */
+function droppedKinds(walk: WalkResult): Set<string> {
+  const out = new Set<string>();
+  for (const w of walk.writes) {
+    if (w.target.kind !== "create" || w.result !== "confirmed" || w.id === null) continue;
+    const st = walk.states.get(w.target.collection.name);
+    const made = st?.lastKnown.get(w.id);
+    if (!st || !made) continue;
+    for (const [id, e] of st.lastKnown) {
+      if (id === w.id) continue;
+      for (const [k, v] of Object.entries(e)) {
+        const kind = valueKind(v);
+        if (kind !== null && !Object.hasOwn(made, k)) out.add(kind);
+      }
+    }
+  }
+  return out;
+}
+
+/**
  * Per collection, the top-level fields that name a kind of entity: every entity the recording showed holding one is
  * a short token or a boolean there, and two or more entities share a value (`type: file` of several files). A
  * request value a create's fields depend on must be one of these (request-cases.ts): a title or a name, unique per
@@ -617,6 +685,7 @@ export function learn(
   );
   const session = sessionIdentities(groups, found).map((s) => ({ id: s.id, strings: s.strings }));
   const defaults = untouchedDefaults(walk);
+  const guesses = unconfirmedDefaults(walk, defaults);
   const seen = new Map(found.map((c) => [c.name, sightings(c, ordered, targets)]));
   const derived = new Map(found.map((c) => [c.name, derivedFields(c, seen.get(c.name)!)]));
   const tables = new Map(found.map((c) => [c.name, referenceTables(seen.get(c.name)!)]));
@@ -628,7 +697,7 @@ export function learn(
     targets,
     walk.writes,
     signIns,
-    { ...opts, session, defaults, derived, categories, tables },
+    { ...opts, session, defaults, guesses, derived, categories, tables },
     warnings,
     queryServed,
   );

@@ -50,7 +50,7 @@ describe("rules inside objects and strings", () => {
     expect(fields.slug).toEqual({
       kind: "format",
       parts: [{ request: "/title", transform: "slug" }],
-      otherwise: { kind: "omit" },
+      otherwise: { kind: "constant", value: null, default: "unconfirmed" },
     });
     expect(fields._links).toEqual({
       kind: "object",
@@ -117,7 +117,7 @@ describe("rules inside objects and strings", () => {
     expect(fields.subject).toEqual({
       kind: "from_request",
       pointer: "/issue/subject",
-      otherwise: { kind: "omit" },
+      otherwise: { kind: "constant", value: null, default: "unconfirmed" },
     });
   });
 

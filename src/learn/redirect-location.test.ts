@@ -27,12 +27,19 @@ describe("post-redirect-get", () => {
         response: { kind: "empty" },
         fields: [
           { field: "id", rule: { kind: "id_sequence", start: 3, step: 1 } },
-          { field: "title", rule: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } } },
+          {
+            field: "title",
+            rule: {
+              kind: "from_request",
+              pointer: "/title",
+              otherwise: { kind: "constant", value: null, default: "unconfirmed" },
+            },
+          },
         ],
       },
     ]);
     expect(model.write_rules[0]!.explain).toBe(
-      "POST /api/things creates one thing and answers 303 with no body, redirecting to /api/things/{id} (id: the next integer id (from 3, step 1), after the highest ever seen; title: taken from the request body at /title).",
+      "POST /api/things creates one thing and answers 303 with no body, redirecting to /api/things/{id} (id: the next integer id (from 3, step 1), after the highest ever seen; title: taken from the request body at /title, or null when the request has none (default: unconfirmed; no recorded create left it out, and every entity recorded holds it: the documented rule's value)).",
     );
   });
 

@@ -29,7 +29,11 @@ describe("write rules", () => {
     );
     expect(fields).toEqual({
       id: { kind: "id_sequence", start: 4, step: 1 },
-      title: { kind: "from_request", pointer: "/title", otherwise: { kind: "omit" } },
+      title: {
+        kind: "from_request",
+        pointer: "/title",
+        otherwise: { kind: "constant", value: null, default: "unconfirmed" },
+      },
       done: { kind: "constant", value: false },
       rank: { kind: "copy", from: "id" },
       at: { kind: "clock", format: "iso" },
@@ -77,7 +81,11 @@ describe("write rules", () => {
     expect(fields).toEqual({
       uid: { kind: "uuid" },
       groupId: { kind: "path_param", name: "group_id" },
-      name: { kind: "from_request", pointer: "/name", otherwise: { kind: "omit" } },
+      name: {
+        kind: "from_request",
+        pointer: "/name",
+        otherwise: { kind: "constant", value: null, default: "unconfirmed" },
+      },
       joined: { kind: "clock", format: "epoch_s" },
     });
   });
@@ -95,8 +103,16 @@ describe("write rules", () => {
       ],
       "post_things",
     );
-    expect(fields["100%"]).toEqual({ kind: "from_request", pointer: "/100%", otherwise: { kind: "omit" } });
-    expect(fields["a%20b"]).toEqual({ kind: "from_request", pointer: "/a%20b", otherwise: { kind: "omit" } });
+    expect(fields["100%"]).toEqual({
+      kind: "from_request",
+      pointer: "/100%",
+      otherwise: { kind: "omit" },
+    });
+    expect(fields["a%20b"]).toEqual({
+      kind: "from_request",
+      pointer: "/a%20b",
+      otherwise: { kind: "omit" },
+    });
     expect(fields["a/b~c"]).toEqual({
       kind: "from_request",
       pointer: "/a~1b~0c",
@@ -222,20 +238,24 @@ describe("write rules", () => {
       });
     });
 
-    it("stays left out where the untouched entities hold two empty values, only false or 0 beside other values, or one lacks the field", () => {
+    it("is unconfirmed where the untouched entities hold two empty values or only false or 0 beside other values, and stays left out where one lacks the field", () => {
+      // Every entity holds it (never dropped), yet no one empty value decides: the documented rule's null, labelled.
       const two = [seed[0]!, seed[1]!, { ...seed[2]!, note: null }];
       expect(fieldsOf(specs(two), "post_things").note).toEqual({
         kind: "from_request",
         pointer: "/note",
-        otherwise: { kind: "omit" },
+        otherwise: { kind: "constant", value: null, default: "unconfirmed" },
       });
-      // false and 0 are values a user set (a todo not done), not the absence of one.
+      // false and 0 are values a user set (a todo not done), not the absence of one: no default is confirmed, and
+      // values of two kinds (flags beside the created text) take the documented rule's null.
       const flags = [
         { ...seed[0]!, note: true },
         { ...seed[1]!, note: false },
         { ...seed[2]!, note: false },
       ];
-      expect(fieldsOf(specs(flags), "post_things").note).toMatchObject({ otherwise: { kind: "omit" } });
+      expect(fieldsOf(specs(flags), "post_things").note).toMatchObject({
+        otherwise: { kind: "constant", value: null, default: "unconfirmed" },
+      });
       const { note: _, ...bare } = seed[2]!;
       expect(fieldsOf(specs([seed[0]!, seed[1]!, bare]), "post_things").note).toMatchObject({
         otherwise: { kind: "omit" },

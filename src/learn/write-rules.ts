@@ -30,6 +30,8 @@ export interface LearnOptions {
   session?: FieldContext["session"];
   /** Per collection, the defaults its untouched entities show (see `FieldContext.defaults`); none unless given. */
   defaults?: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
+  /** Per collection, the defaults no recording decides (see `FieldContext.guesses`); none unless given. */
+  guesses?: ReadonlyMap<string, ReadonlyMap<string, unknown>>;
   /** Per collection, the fields every entity the recording showed derives from its id (derived-fields.ts). */
   derived?: ReadonlyMap<string, ReadonlyMap<string, Extract<FieldRule, { kind: "from_id" }>>>;
   /** Per collection, its reference tables (reference-tables.ts); none unless given. */
@@ -183,6 +185,7 @@ function fieldContexts(
   session: FieldContext["session"] = [],
   defaults: ReadonlyMap<string, unknown> | undefined = undefined,
   tables: ReadonlyMap<string, Record<string, unknown>> | undefined = undefined,
+  guesses: ReadonlyMap<string, unknown> | undefined = undefined,
 ): FieldContext[] {
   const col = target.collection;
   return confirmed.map((w) => ({
@@ -213,6 +216,7 @@ function fieldContexts(
         : null,
     session,
     ...(defaults && target.kind === "create" ? { defaults } : {}),
+    ...(guesses && target.kind === "create" ? { guesses } : {}),
     ...(tables ? { tables } : {}),
     ...(col.parent ? { parentField: col.parent.field } : {}),
   }));
@@ -559,6 +563,7 @@ export function learnWrite(
     opts.session,
     opts.defaults?.get(written.collection.name),
     opts.tables?.get(written.collection.name),
+    opts.guesses?.get(written.collection.name),
   );
   const fields = fieldRules(written, confirmed, contexts, opts, base);
   if ("withheld" in fields) return no(fields.withheld);

@@ -641,7 +641,16 @@ export const CollectionSchema = z.strictObject({
 
 /** When the request lacks what a rule reads from it: a constant, keep the old value, or leave the field out. */
 export const OtherwiseSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("constant"), value: z.unknown() }),
+  z.strictObject({
+    kind: z.literal("constant"),
+    value: z.unknown(),
+    /**
+     * `unconfirmed`: no recorded create left the field out, so the value is the documented rule's (the one empty
+     * value the collection's entities held, else `[]` / false / null by the kind of their values), never the app's
+     * confirmed default; coverage says so. Absent: recorded (so older models read).
+     */
+    default: z.literal("unconfirmed").optional(),
+  }),
   z.strictObject({ kind: z.literal("keep") }),
   z.strictObject({ kind: z.literal("omit") }),
 ]);
