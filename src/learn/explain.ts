@@ -39,7 +39,9 @@ export function explainRule(rule: FieldRule, field?: string): string {
     }
     case "id_sequence":
       if (rule.after === "present")
-        return `the highest integer id present + ${rule.step} (an id freed by deleting the highest is given again)`;
+        return `the highest integer id present + ${rule.step} (an id freed by deleting the highest is given again)${inferredText(rule)}`;
+      if (rule.freed === "inferred")
+        return `${explainRule({ ...rule, freed: undefined })}${inferredText(rule)}`;
       return `${
         rule.sequence === undefined
           ? `the next integer id (from ${rule.start}, step ${rule.step}), after the highest ever seen`
@@ -100,6 +102,13 @@ function partText(p: Part): string {
   if ("lookup" in p) return `${p.pointer} of the ${singular(p.lookup)} whose id is the entity's ${p.key}`;
   const slug = "transform" in p && p.transform === "slug" ? "the slug of " : "";
   return "request" in p ? `${slug}the request's ${p.request}` : `${slug}the entity's ${p.entity}`;
+}
+
+/** What an id policy another collection of the app decided says. */
+function inferredText(rule: Extract<FieldRule, { kind: "id_sequence" }>): string {
+  if (rule.freed !== "inferred") return "";
+  const from = (rule.inferred_from ?? []).join(", ");
+  return ` (inferred: this collection never showed a create after its highest was deleted; ${from} did, and one app numbers its collections alike)`;
 }
 
 /** What a default no recorded create confirmed says (learn.ts `unconfirmedDefaults`). */

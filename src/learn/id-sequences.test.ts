@@ -1,9 +1,10 @@
 /** Where id sequences continue: after nested values drawn from them, and across two collections that share one. */
 import { describe, expect, it } from "vitest";
 import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js";
-import { learnSpecs } from "../../test/support/learn-specs.js";
+import { learnSpecs, twinRequest } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
+import { reusePolicy } from "./id-sequences.js";
 
 const get = (path: string, res: unknown): RecordSpec => ({ path, status: 200, res });
 const post = (path: string, req: unknown, res: unknown): RecordSpec => ({
@@ -144,6 +145,116 @@ describe("id sequences", () => {
       expect(rule.fields[0]!.rule).toEqual({ kind: "id_sequence", start: 4, step: 1, freed: "undecided" });
       expect(rule.explain).toContain(
         "id: the next integer id (from 4, step 1), after the highest ever seen (undecided: the recording never showed a create after the highest was deleted, which would tell whether the app gives that id again; taken: never)",
+      );
+    });
+  });
+
+  describe("one app's decision on a freed highest id, applied to the collections that never showed it", () => {
+    const a = { id: 1, name: "a" };
+    const b = { id: 2, name: "b" };
+    const n1 = { id: 1, text: "x" };
+    /** Things decide (a create after their highest was deleted gets `again`); notes only create and delete. */
+    const specs = (again: number | null): RecordSpec[] => [
+      get("/api/things", [a, b]),
+      post("/api/things", { name: "c" }, { id: 3, name: "c" }),
+      get("/api/things/3", { id: 3, name: "c" }),
+      { method: "DELETE", path: "/api/things/3", status: 204 },
+      { path: "/api/things/3", status: 404, res: { error: "not found" } },
+      ...(again === null
+        ? []
+        : [
+            post("/api/things", { name: "d" }, { id: again, name: "d" }),
+            get("/api/things", [a, b, { id: again, name: "d" }]),
+          ]),
+      get("/api/notes", [n1]),
+      post("/api/notes", { text: "y" }, { id: 2, text: "y" }),
+      get("/api/notes/2", { id: 2, text: "y" }),
+      { method: "DELETE", path: "/api/notes/1", status: 204 },
+      { path: "/api/notes/1", status: 404, res: { error: "not found" } },
+      get("/api/notes", [{ id: 2, text: "y" }]),
+    ];
+    const learnedNotes = (again: number | null) => {
+      const learned = learnSpecs(specs(again));
+      const rule = learned.model.write_rules.find((r) => r.tool_name === "post_notes")!;
+      return { learned, rule, id: rule.fields.find((f) => f.field === "id")!.rule };
+    };
+
+    it("decides reuse_highest or monotonic only from creates after a delete of the highest, and only when they agree", () => {
+      const c = (collection: string, id: string, maxIntBefore: number, maxPresentBefore: number | null) => ({
+        collection,
+        id,
+        maxIntBefore,
+        maxPresentBefore,
+      });
+      expect(reusePolicy([c("things", "3", 3, 2), c("notes", "9", 8, 8)])).toEqual({
+        policy: "reuse_highest",
+        from: ["things"],
+      });
+      expect(reusePolicy([c("things", "4", 3, 2)])).toEqual({ policy: "monotonic", from: ["things"] });
+      // Rightly undecided: no create followed a delete of the highest, or two collections disagree.
+      expect(reusePolicy([c("things", "3", 2, 2)])).toBeNull();
+      expect(reusePolicy([c("things", "3", 3, 2), c("notes", "4", 3, 2)])).toBeNull();
+    });
+
+    it("gives a note the freed id again, inferred from things, labelled so in the rule and coverage", () => {
+      const { learned, rule, id } = learnedNotes(3);
+      expect(id).toEqual({
+        kind: "id_sequence",
+        start: 1,
+        step: 1,
+        after: "present",
+        freed: "inferred",
+        inferred_from: ["things"],
+      });
+      expect(rule.explain).toContain(
+        "id: the highest integer id present + 1 (an id freed by deleting the highest is given again) (inferred: this collection never showed a create after its highest was deleted; things did, and one app numbers its collections alike)",
+      );
+      const row = learned.coverage.writes.served.find((w) => w.tool_name === "post_notes")!;
+      expect(row.unconfirmed).toEqual([
+        {
+          field: "id",
+          kind: "id_reuse",
+          explain:
+            "inferred: after the highest entity is deleted, the next create's id is the freed one, as things showed; this collection never did",
+        },
+        ...(row.unconfirmed ?? []).filter((u) => u.kind !== "id_reuse"),
+      ]);
+      const ep = createEpisode(learned.model, learned.seed, { episodeId: "i" });
+      handleRequest(learned.model, ep, twinRequest("DELETE", "/api/notes/2"));
+      const made = handleRequest(learned.model, ep, twinRequest("POST", "/api/notes", { text: "z" }));
+      expect(made.body).toEqual({ kind: "json", value: { id: 1, text: "z" } });
+      expect(made.headers["x-apptwin-warning"]).toBeUndefined();
+      // The things that decided it keep their own rule, unlabelled.
+      const things = learned.model.write_rules.find((r) => r.tool_name === "post_things")!;
+      expect(things.fields[0]!.rule).toEqual({ kind: "id_sequence", start: 1, step: 1, after: "present" });
+    });
+
+    it("never gives a note a freed id where things showed the app skipping it, inferred too", () => {
+      const { id } = learnedNotes(4);
+      expect(id).toEqual({
+        kind: "id_sequence",
+        start: 3,
+        step: 1,
+        freed: "inferred",
+        inferred_from: ["things"],
+      });
+    });
+
+    it("claims no policy where no collection decided: served monotonic, the answer past a freed id warns", () => {
+      const { learned, id } = learnedNotes(null);
+      expect(id).toEqual({ kind: "id_sequence", start: 3, step: 1, freed: "undecided" });
+      const ep = createEpisode(learned.model, learned.seed, { episodeId: "u" });
+      // The highest note present is 2 and nothing was freed above it: no guess to warn of.
+      const first = handleRequest(learned.model, ep, twinRequest("POST", "/api/notes", { text: "z" }));
+      expect([first.body, first.headers["x-apptwin-warning"]]).toEqual([
+        { kind: "json", value: { id: 3, text: "z" } },
+        undefined,
+      ]);
+      handleRequest(learned.model, ep, twinRequest("DELETE", "/api/notes/3"));
+      const next = handleRequest(learned.model, ep, twinRequest("POST", "/api/notes", { text: "w" }));
+      expect(next.body).toEqual({ kind: "json", value: { id: 4, text: "w" } });
+      expect(next.headers["x-apptwin-warning"]).toBe(
+        "id 4 is the twin's guess: the highest entity was deleted and the recording never showed whether the app gives its freed id (3) again; the twin never does",
       );
     });
   });

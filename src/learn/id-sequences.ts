@@ -57,3 +57,42 @@ export function sequenceStarts(
         raise(rule.sequence, out[rule.sequence]!);
   return out;
 }
+
+/** What a create shows of how its collection numbers it (a WriteObservation's own fields). */
+export interface CreateSighting {
+  collection: string;
+  /** The created id, as text. */
+  id: string | null;
+  /** The highest integer id the collection ever held before it, deleted ones included. */
+  maxIntBefore: number | null;
+  /** The highest integer id among the entities present before it. */
+  maxPresentBefore: number | null;
+}
+
+/** The app's decision on a freed highest id, and the collections whose creates showed it. */
+export interface ReusePolicy {
+  policy: "monotonic" | "reuse_highest";
+  from: string[];
+}
+
+/**
+ * How the app numbers a create made after its collection's highest entity was deleted, decided by every such create
+ * the recording holds, in any collection: all gave the freed id again (the highest present + 1: SQLite's rowid) →
+ * `reuse_highest`; all gave one past the highest ever held (a Postgres sequence, MySQL's AUTO_INCREMENT) →
+ * `monotonic`. One app keeps its collections in one database, so the decision holds for the collections that never
+ * showed it (labelled `inferred` there). Null where no create followed such a delete, or the creates disagree.
+ */
+export function reusePolicy(creates: readonly CreateSighting[]): ReusePolicy | null {
+  const seen = { monotonic: new Set<string>(), reuse_highest: new Set<string>() };
+  for (const c of creates) {
+    if (c.id === null || !/^-?\d+$/.test(c.id) || c.maxIntBefore === null) continue;
+    const present = c.maxPresentBefore ?? 0;
+    if (present >= c.maxIntBefore) continue;
+    const id = Number(c.id);
+    if (id === present + 1) seen.reuse_highest.add(c.collection);
+    else if (id > c.maxIntBefore) seen.monotonic.add(c.collection);
+  }
+  const decided = (["monotonic", "reuse_highest"] as const).filter((p) => seen[p].size > 0);
+  if (decided.length !== 1) return null;
+  return { policy: decided[0]!, from: [...seen[decided[0]!]].sort() };
+}

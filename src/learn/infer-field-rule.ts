@@ -271,9 +271,10 @@ export function candidates(
       }
     add({ kind: "id_sequence", start: (ctx.maxIntBefore ?? 0) + 1, step: 1 });
   }
-  // The highest present + 1: what an app reusing a freed id gives (it fits every create that freed none, too).
+  // The highest present + 1, 1 of none: what an app reusing a freed id gives (it fits every create that freed none,
+  // too: a first create of 1 into an empty collection).
   const present = ctx.maxPresentBefore ?? null;
-  if (top && ctx.create && f === ctx.idField && Number.isInteger(v) && present !== null && v === present + 1)
+  if (top && ctx.create && f === ctx.idField && Number.isInteger(v) && v === (present ?? 0) + 1)
     add({ kind: "id_sequence", start: 1, step: 1, after: "present" });
   // An update that gives a nested id-named field the collection's next id draws it from the same sequence (a revision).
   if (

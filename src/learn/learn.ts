@@ -39,7 +39,7 @@ import {
   withVariantReplays,
 } from "./header-variants.js";
 import { hiddenDefaults, hiddenPointers, withHiddenDefaults } from "./hidden-fields.js";
-import { sequenceStarts } from "./id-sequences.js";
+import { reusePolicy, sequenceStarts } from "./id-sequences.js";
 import { inferSiblingQueries, siblingInputs } from "./inferred-queries.js";
 import { inferItemRoutes } from "./inferred-routes.js";
 import { itemFieldsConfirmed } from "./item-fields.js";
@@ -775,7 +775,17 @@ export function learn(
     groups.map((g) => g.template),
     evidence.app_origin,
   );
-  const rules = assembleWriteRules(served, targeted, sequences, known);
+  // How the app numbers a create after its highest entity was deleted, decided in any collection (one database).
+  const confirmedCreates = walk.writes.filter((w) => w.target.kind === "create" && w.result === "confirmed");
+  const policy = reusePolicy(
+    confirmedCreates.map((w) => ({
+      collection: w.target.collection.name,
+      id: w.id,
+      maxIntBefore: w.maxIntBefore,
+      maxPresentBefore: w.maxPresentBefore,
+    })),
+  );
+  const rules = assembleWriteRules(served, targeted, sequences, known, policy);
   for (const d of singletons) for (const [g, v] of d.writes) if (v.rule) rules.set(g, v.rule);
   const recorded = singletonEndpoints(
     countEndpoints(endpointModels(groups, found, targets, judged, rules, signIns, acknowledged), counted),

@@ -11,6 +11,7 @@ import type { FieldEntry, FieldRule, WriteRule } from "../model/model-schema.js"
 import { pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { explainWrite } from "./explain.js";
+import type { ReusePolicy } from "./id-sequences.js";
 import { variantText } from "./query-variants.js";
 import { isRedirect } from "./redirect-location.js";
 import { withReferenceConditions } from "./reference-constants.js";
@@ -28,29 +29,38 @@ function withStarts(
   collection: string,
   next: Readonly<Record<string, number>>,
   deletes: boolean,
+  policy: ReusePolicy | null = null,
 ): FieldRule {
   if (rule.kind === "id_sequence" && rule.after === undefined) {
     const { freed, ...rest } = rule;
-    return {
-      ...rest,
-      start: next[rule.sequence ?? collection] ?? rule.start,
-      ...(freed && deletes ? { freed } : {}),
-    };
+    const start = next[rule.sequence ?? collection] ?? rule.start;
+    // Undecided here, decided by another collection of the app: theirs, labelled inferred. A shared sequence's
+    // reuse is never inferred (the highest present is of two collections).
+    if (freed && deletes && policy && !policy.from.includes(collection)) {
+      const inferred = { freed: "inferred" as const, inferred_from: policy.from };
+      if (policy.policy === "monotonic") return { ...rest, start, ...inferred };
+      if (rule.sequence === undefined)
+        return { kind: "id_sequence", start: 1, step: rule.step, after: "present", ...inferred };
+    }
+    return { ...rest, start, ...(freed && deletes ? { freed } : {}) };
   }
   if (rule.kind === "object")
     return {
       ...rule,
       fields: rule.fields.map((f) => ({
         field: f.field,
-        rule: withStarts(f.rule, collection, next, deletes),
+        rule: withStarts(f.rule, collection, next, deletes, policy),
       })),
     };
   if (rule.kind === "array")
-    return { kind: "array", items: rule.items.map((r) => withStarts(r, collection, next, deletes)) };
+    return { kind: "array", items: rule.items.map((r) => withStarts(r, collection, next, deletes, policy)) };
   if (rule.kind === "cases")
     return {
       ...rule,
-      cases: rule.cases.map((c) => ({ value: c.value, rule: withStarts(c.rule, collection, next, deletes) })),
+      cases: rule.cases.map((c) => ({
+        value: c.value,
+        rule: withStarts(c.rule, collection, next, deletes, policy),
+      })),
     };
   return rule;
 }
@@ -61,6 +71,7 @@ export function assembleWriteRules(
   targeted: TargetedWrite[],
   idSequences: Readonly<Record<string, number>>,
   known: ReadonlySet<string> = new Set(),
+  policy: ReusePolicy | null = null,
 ): Map<EndpointGroup, WriteRule> {
   const widened = widenSettable(served, targeted);
   const deleted = new Set(served.filter((w) => w.rule.kind === "delete").map((w) => w.rule.collection));
@@ -78,7 +89,7 @@ export function assembleWriteRules(
         w.target.kind === "create" ? withReferencedFormats(referenced, bodies, known) : referenced;
       const fields = guarded.map((f) => ({
         field: f.field,
-        rule: withStarts(f.rule, w.rule.collection, idSequences, deleted.has(w.rule.collection)),
+        rule: withStarts(f.rule, w.rule.collection, idSequences, deleted.has(w.rule.collection), policy),
       }));
       // A write by query is named by its query: its recorded values are examples of a filter, never a guard.
       const query = w.rule.by_query ? undefined : writeQuery(mine);

@@ -25,6 +25,12 @@ export function unconfirmedParts(rule: WriteRule): Unconfirmed[] {
         kind: "default",
         explain: `a request without ${r.pointer} gets ${JSON.stringify(r.otherwise.value)}: no recorded create left it out`,
       });
+    if (r.kind === "id_sequence" && r.freed === "inferred")
+      out.push({
+        field,
+        kind: "id_reuse",
+        explain: `inferred: after the highest entity is deleted, the next create's id ${r.after === "present" ? "is the freed one" : "is never a freed one"}, as ${(r.inferred_from ?? []).join(", ")} showed; this collection never did`,
+      });
     if (r.kind === "id_sequence" && r.freed === "undecided")
       out.push({
         field,

@@ -703,7 +703,8 @@ export type FieldRule =
       step: number;
       sequence?: string;
       after?: "present";
-      freed?: "undecided";
+      freed?: "undecided" | "inferred";
+      inferred_from?: string[];
     }
   | { kind: "uuid" }
   | {
@@ -770,10 +771,17 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
       after: z.literal("present").optional(),
       /**
        * `undecided`: the recording never showed a create after the highest entity was deleted, so every create fits
-       * `after: present` as well (an app reusing a freed id, SQLite's rowid); taken: never again. Written only where
-       * the twin serves a delete of the collection. Absent: the recording decided, or the question never arises.
+       * `after: present` as well (an app reusing a freed id, SQLite's rowid); taken: never again, and the answer
+       * that draws past a freed id says so (`x-apptwin-warning`). `inferred`: this collection never showed it, but
+       * another of the app did (`inferred_from`; one database numbers them alike), so `after` is theirs. Written only
+       * where the twin serves a delete of the collection. Absent: the recording decided, or the question never arises.
        */
-      freed: z.literal("undecided").optional(),
+      freed: z.enum(["undecided", "inferred"]).optional(),
+      /**
+       * With `freed: inferred`: the collections whose recorded creates decided it (a create after their highest
+       * entity was deleted); `after` says what they showed. Absent otherwise.
+       */
+      inferred_from: z.array(z.string()).optional(),
     }),
     z.strictObject({ kind: z.literal("uuid") }),
     z.strictObject({

@@ -33,6 +33,12 @@ export interface RuleContext {
    * recorded values each have their own rule). The write is then refused.
    */
   unrecorded?: { pointer: string; sent: string | null; recorded: string[]; cases?: true; each?: string }[];
+  /**
+   * Where an id was drawn past an id freed by deleting the highest entity while the recording never decided whether
+   * the app gives it again (`freed: undecided`): the id drawn and the freed one the other policy gives. The answer
+   * says so (`x-apptwin-warning`).
+   */
+  guessed?: { id: number; freed: number }[];
 }
 
 const ABSENT = Symbol("absent");
@@ -122,6 +128,11 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
       const key = rule.sequence ?? ctx.collection;
       const next = ctx.episode.id_sequences[key] ?? rule.start;
       ctx.episode.id_sequences[key] = next + rule.step;
+      if (rule.freed === "undecided" && ctx.guessed) {
+        const highest = highestPresent(ctx);
+        const freed = highest === null ? 1 : highest + rule.step;
+        if (freed !== next) ctx.guessed.push({ id: next, freed });
+      }
       return next;
     }
     case "uuid":

@@ -277,6 +277,7 @@ export function applyWrite(
   }
   const unknown: { field: string; extension: string }[] = [];
   const unrecorded: NonNullable<RuleContext["unrecorded"]> = [];
+  const guessed: { id: number; freed: number }[] = [];
   const ctx = {
     episode,
     collection: c.name,
@@ -286,6 +287,7 @@ export function applyWrite(
     idField: c.id_field,
     unknown,
     unrecorded,
+    guessed,
   };
   const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
   // A PUT leaving out a field the entity holds, where the recording never showed whether the app keeps it.
@@ -331,7 +333,25 @@ export function applyWrite(
   }
   if (rule.kind === "create" || creates) list.append(entity);
   else list.put(at.id, entity, at.nth);
-  return creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
+  const res = creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
+  return guessed.length > 0 ? withGuessWarning(res, guessed) : res;
+}
+
+/**
+ * A create's answer whose id is the twin's guess: drawn after the highest ever given, while the highest entity was
+ * deleted and the recording never showed whether the app gives that freed id again (SQLite's rowid does; a Postgres
+ * sequence never). Served, not refused: the id is a name the client reads from this answer, and the twin's later
+ * answers agree with it; refusing would fail every later request about the entity.
+ */
+function withGuessWarning(res: TwinResponse, guessed: { id: number; freed: number }[]): TwinResponse {
+  const g = guessed[0]!;
+  return {
+    ...res,
+    headers: {
+      ...res.headers,
+      "x-apptwin-warning": `id ${g.id} is the twin's guess: the highest entity was deleted and the recording never showed whether the app gives its freed id (${g.freed}) again; the twin never does`,
+    },
+  };
 }
 
 /**
