@@ -218,6 +218,7 @@ describe("learning a real capture of the boards app", async () => {
         method: "POST",
         template: "/api/boards/{board_id}/cards",
         field: "title",
+        kind: "missing",
         status: 422,
         explain:
           'POST /api/boards/{board_id}/cards answers 422 with the recorded body when the request body lacks "title" or leaves it blank (every successful request sent it; recorded at records[21]).',

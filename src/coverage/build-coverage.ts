@@ -186,6 +186,7 @@ export function buildCoverage(
     method: endpointOf.get(v.tool_name)?.method ?? "",
     template: endpointOf.get(v.tool_name)?.template ?? "",
     field: v.field,
+    kind: v.kind ?? ("missing" as const),
     status: v.status,
     explain: v.explain,
   }));

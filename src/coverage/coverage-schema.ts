@@ -85,6 +85,11 @@ export const CoverageValidationSchema = z.strictObject({
   method: z.string(),
   template: z.string(),
   field: z.string(),
+  /**
+   * What the refused request did with the field (the model rule's `kind`; `missing` for a field lacking or blank).
+   * Optional so older coverage reads.
+   */
+  kind: z.enum(["missing", "type", "null", "range", "stale", "unique", "sent"]).optional(),
   status: z.number().int(),
   explain: z.string(),
 });

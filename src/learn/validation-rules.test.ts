@@ -42,6 +42,7 @@ describe("validation failures confirmed by a recorded failure", () => {
         method: "POST",
         template: "/api/things",
         field: "title",
+        kind: "missing",
         status: 422,
         explain: model.validations![0]!.explain,
       },
