@@ -28,14 +28,22 @@ function createdByName(recorded: RecordSpec[]) {
   const learned = learnSpecs(recorded);
   const ep = createEpisode(learned.model, learned.seed, { episodeId: "u" });
   const res = handleRequest(learned.model, ep, twinRequest("POST", "/api/things", { name: "2.0" }));
-  return { learned, body: res.body?.kind === "json" ? (res.body.value as Record<string, unknown>) : null };
+  return {
+    learned,
+    body: res.body?.kind === "json" ? (res.body.value as Record<string, unknown>) : null,
+    warning: res.headers["x-apptwin-warning"],
+  };
 }
 
 describe("a field every create sent and every entity holds", () => {
   it("gets the one empty value the collection held, else the empty of its kind, labelled unconfirmed in coverage", () => {
-    const { learned, body } = createdByName(specs());
+    const { learned, body, warning } = createdByName(specs());
     // `note` was "" on the seeded entity; `due` (a date), `tags` (a list) and `open` (a flag) were never empty.
     expect(body).toMatchObject({ id: 3, name: "2.0", note: "", due: null, tags: [], open: false });
+    // The answer says which values are the twin's default, never passing them off as the app's.
+    expect(warning).toBe(
+      "the request left out /due, /note, /open, /tags, which every recorded create sent: their values are the twin's documented default, not one the recording confirmed",
+    );
     const row = learned.coverage.writes.served.find((w) => w.tool_name === "post_things")!;
     expect(row.unconfirmed?.map((u) => [u.field, u.kind])).toEqual([
       ["name", "default"],

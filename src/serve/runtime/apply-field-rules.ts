@@ -39,6 +39,11 @@ export interface RuleContext {
    * says so (`x-apptwin-warning`).
    */
   guessed?: { id: number; freed: number }[];
+  /**
+   * The request pointers of fields the request left out that got a default no recorded create confirmed
+   * (`otherwise.default: unconfirmed`). The answer says so (`x-apptwin-warning`).
+   */
+  defaulted?: string[];
 }
 
 const ABSENT = Symbol("absent");
@@ -118,7 +123,11 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
   switch (rule.kind) {
     case "from_request": {
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
-      return v !== undefined ? copyOf(v) : otherwise(rule.otherwise, old);
+      if (v !== undefined) return copyOf(v);
+      if (rule.otherwise.kind === "constant" && rule.otherwise.default === "unconfirmed") {
+        ctx.defaulted?.push(rule.pointer);
+      }
+      return otherwise(rule.otherwise, old);
     }
     case "id_sequence": {
       if (rule.after === "present") {

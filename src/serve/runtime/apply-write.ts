@@ -278,6 +278,7 @@ export function applyWrite(
   const unknown: { field: string; extension: string }[] = [];
   const unrecorded: NonNullable<RuleContext["unrecorded"]> = [];
   const guessed: { id: number; freed: number }[] = [];
+  const defaulted: string[] = [];
   const ctx = {
     episode,
     collection: c.name,
@@ -288,6 +289,7 @@ export function applyWrite(
     unknown,
     unrecorded,
     guessed,
+    defaulted,
   };
   const before = { clock: episode.clock_ms - model.clock.step_ms, sequences: { ...episode.id_sequences } };
   // A PUT leaving out a field the entity holds, where the recording never showed whether the app keeps it.
@@ -334,7 +336,30 @@ export function applyWrite(
   if (rule.kind === "create" || creates) list.append(entity);
   else list.put(at.id, entity, at.nth);
   const res = creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
-  return guessed.length > 0 ? withGuessWarning(res, guessed) : res;
+  return withWarnings(res, guessed, defaulted);
+}
+
+/** The answer with an `x-apptwin-warning` for each guess it holds (an id, unconfirmed defaults), or as it is. */
+function withWarnings(
+  res: TwinResponse,
+  guessed: { id: number; freed: number }[],
+  defaulted: string[],
+): TwinResponse {
+  const warnings: string[] = [];
+  if (guessed.length > 0) warnings.push(guessWarning(guessed));
+  if (defaulted.length > 0) warnings.push(defaultWarning(defaulted));
+  if (warnings.length === 0) return res;
+  return { ...res, headers: { ...res.headers, "x-apptwin-warning": warnings.join("; ") } };
+}
+
+/**
+ * Fields the request left out whose value is the twin's documented default (the one empty value the collection's
+ * entities held, else [] / false / null by kind), because no recorded create ever left them out: the app may give
+ * another default, or refuse the request. Served, with the answer saying so, never passed off as the app's.
+ */
+function defaultWarning(pointers: string[]): string {
+  const names = [...new Set(pointers)].sort().join(", ");
+  return `the request left out ${names}, which every recorded create sent: ${pointers.length === 1 ? "its value is" : "their values are"} the twin's documented default, not one the recording confirmed`;
 }
 
 /**
@@ -343,15 +368,9 @@ export function applyWrite(
  * sequence never). Served, not refused: the id is a name the client reads from this answer, and the twin's later
  * answers agree with it; refusing would fail every later request about the entity.
  */
-function withGuessWarning(res: TwinResponse, guessed: { id: number; freed: number }[]): TwinResponse {
+function guessWarning(guessed: { id: number; freed: number }[]): string {
   const g = guessed[0]!;
-  return {
-    ...res,
-    headers: {
-      ...res.headers,
-      "x-apptwin-warning": `id ${g.id} is the twin's guess: the highest entity was deleted and the recording never showed whether the app gives its freed id (${g.freed}) again; the twin never does`,
-    },
-  };
+  return `id ${g.id} is the twin's guess: the highest entity was deleted and the recording never showed whether the app gives its freed id (${g.freed}) again; the twin never does`;
 }
 
 /**
