@@ -40,6 +40,7 @@ import {
 } from "./header-variants.js";
 import { hiddenDefaults, hiddenPointers, withHiddenDefaults } from "./hidden-fields.js";
 import { reusePolicy, sequenceStarts } from "./id-sequences.js";
+import { inferNotFound } from "./inferred-not-found.js";
 import { inferSiblingQueries, siblingInputs } from "./inferred-queries.js";
 import { inferItemRoutes } from "./inferred-routes.js";
 import { itemFieldsConfirmed } from "./item-fields.js";
@@ -792,7 +793,10 @@ export function learn(
     singletons,
   );
   // Item routes inferred from a sibling's confirmed pair, labelled so (inferred-routes.ts); none with infer: false.
-  const inferred = infer ? inferItemRoutes(collections, recorded) : { collections, endpoints: recorded };
+  // Not-found answers every sibling recorded alike, labelled so (inferred-not-found.ts); none with infer: false.
+  const inferred = infer
+    ? inferItemRoutes(inferNotFound(collections, recorded), recorded)
+    : { collections, endpoints: recorded };
   const endpoints = inferred.endpoints;
   requireValidatedFields(endpoints, validations);
   const unrecorded = findUnrecordedBodies(groups);

@@ -437,6 +437,11 @@ export const CollectionSchema = z.strictObject({
    */
   not_found_id: z.string().optional(),
   /**
+   * Set when `not_found` is inferred, never recorded (src/learn/inferred-not-found.ts): the sibling collections of
+   * the same API whose recorded misses all answered it. Absent when recorded or none (so older models read).
+   */
+  not_found_inferred: z.strictObject({ from: z.string() }).optional(),
+  /**
    * The app's answer to an item read of an id it held and deleted, when the recording shows it differing from the
    * answer to an id never held (`not_found`): a 410 beside a 404, a 404 beside a 403. `gone_id` as `not_found_id`.
    */
