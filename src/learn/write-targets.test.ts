@@ -73,18 +73,19 @@ describe("an update by POST on the item path", () => {
   const items = (data: unknown[]): RecordSpec => ({ path: "/pages", status: 200, res: data });
   const p1 = { id: 1, title: "About", order: 0 };
   const p2 = { id: 2, title: "Team", order: 1 };
+  const retitle: RecordSpec = {
+    method: "POST",
+    path: "/pages/1",
+    status: 200,
+    req: { title: "About us" },
+    res: { ...p1, title: "About us" },
+  };
 
   it("serves POST /pages/{id} as a merge when the item read after it shows what it sent", () => {
     const { model, coverage } = learnSpecs([
       items([p1, p2]),
       { path: "/pages/1", status: 200, res: p1 },
-      {
-        method: "POST",
-        path: "/pages/1",
-        status: 200,
-        req: { title: "About us" },
-        res: { ...p1, title: "About us" },
-      },
+      retitle,
       { path: "/pages/1", status: 200, res: { ...p1, title: "About us" } },
     ]);
     expect(coverage.writes.withheld).toEqual([]);
@@ -97,13 +98,7 @@ describe("an update by POST on the item path", () => {
     const { coverage } = learnSpecs([
       items([p1, p2]),
       { path: "/pages/1", status: 200, res: p1 },
-      {
-        method: "POST",
-        path: "/pages/1",
-        status: 200,
-        req: { title: "About us" },
-        res: { ...p1, title: "About us" },
-      },
+      retitle,
       { path: "/pages/1", status: 200, res: p1 },
     ]);
     expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
