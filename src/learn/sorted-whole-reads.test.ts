@@ -7,7 +7,7 @@ import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js"
 import { learnSpecs } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
-import { orderingOnly } from "./sorted-whole-reads.js";
+import { headersSayCut, orderingOnly } from "./sorted-whole-reads.js";
 
 const TAGS = [
   { id: 4, name: "release", slug: "release", count: 1 },
@@ -129,5 +129,19 @@ describe("reads that only order their scope", () => {
     const { model } = learnSpecs(specs("orderby=name&order=asc", byNameDesc));
     const c = model.collections.find((x) => x.name === "tags")!;
     expect((c.query?.rules ?? []).some((r) => r.kind === "filter")).toBe(false);
+  });
+});
+
+describe("headersSayCut", () => {
+  it("takes a header total above the page, or a next link, for a cut read", () => {
+    expect(headersSayCut([{ name: "X-WP-Total", value: "12" }], 10)).toBe(true);
+    expect(headersSayCut([{ name: "x-total-count", value: "3" }], 2)).toBe(true);
+    expect(headersSayCut([{ name: "Link", value: '<http://a/x?page=2>; rel="next"' }], 10)).toBe(true);
+  });
+
+  it("refuses a total equal to the page, a non-total integer header, and a link with no next", () => {
+    expect(headersSayCut([{ name: "X-WP-Total", value: "10" }], 10)).toBe(false);
+    expect(headersSayCut([{ name: "Content-Length", value: "5120" }], 10)).toBe(false);
+    expect(headersSayCut([{ name: "Link", value: '<http://a/x?page=1>; rel="prev"' }], 10)).toBe(false);
   });
 });

@@ -82,3 +82,17 @@ export function orderingOnly(
   }
   return null;
 }
+
+/**
+ * True when a list read's answer headers say the app cut it: a `Link` with `rel="next"`, or an integer header
+ * naming a total (`X-WP-Total`, `X-Total-Count`) that counts more matches than the page shows. Such a read is
+ * never taken for the whole scope, whatever its query (a sorted read cut at the app's default page size).
+ */
+export function headersSayCut(headers: readonly { name: string; value: string }[], shown: number): boolean {
+  for (const h of headers) {
+    const name = h.name.toLowerCase();
+    if (name === "link" && /rel\s*=\s*"?next"?/i.test(h.value)) return true;
+    if (name.includes("total") && /^\d+$/.test(h.value.trim()) && Number(h.value) > shown) return true;
+  }
+  return false;
+}

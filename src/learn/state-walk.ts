@@ -19,7 +19,7 @@ import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, sentFields, writeExpectations } from "./read-back.js";
 import { isRedirect, redirectedId } from "./redirect-location.js";
 import { oneRow } from "./response-shape.js";
-import { orderingOnly } from "./sorted-whole-reads.js";
+import { headersSayCut, orderingOnly } from "./sorted-whole-reads.js";
 import { embeddedChildren } from "./tree-collection.js";
 import { isObject } from "./value-kinds.js";
 import { type OrderingQuery, sortsOnlyByRule } from "./whole-reads.js";
@@ -584,6 +584,7 @@ class Walk {
       !st.listedScopes.has(scope) &&
       !cut &&
       !(typeof counted === "number" && counted > got.entities.length) &&
+      !headersSayCut(o.record.response?.headers ?? [], got.entities.length) &&
       orderingOnly(o.query, got.entities, st.list(scope), (e) => st.idOf(e))
     ) {
       if (st.sortedScopes.has(scope)) this.queryList(st, scope, o, body, got.entities);
