@@ -35,9 +35,41 @@ export async function answerRefused(route: Route): Promise<void> {
   else await route.abort("blockedbyclient").catch(() => undefined);
 }
 
-/** Sends an allowed request on, without the request-step marker header (the server never sees it). */
-export async function continueWithoutMarker(route: Route): Promise<void> {
-  const headers = route.request().headers();
+/** HTTP Basic credentials sent unasked to one origin: the `Authorization` value and that origin. */
+export interface SignIn {
+  origin: string;
+  authorization: string;
+}
+
+/** The `Authorization` a request to `url` is sent with unasked: the sign-in's, to its origin only, when it has none. */
+export function signInFor(
+  signIn: SignIn | null,
+  url: string,
+  headers: Record<string, string>,
+): string | null {
+  if (signIn === null || headers["authorization"] !== undefined) return null;
+  try {
+    return new URL(url).origin === new URL(signIn.origin).origin ? signIn.authorization : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Sends an allowed request on, without the request-step marker header (the server never sees it), and with the
+ * scenario's HTTP Basic sign-in to the start origin when it carries none. The sign-in goes unasked, as a browser
+ * sends it once the protection space is known: Chromium cannot answer a challenge while the probe holds answers at
+ * the response stage (it fails the page `ERR_INVALID_AUTH_CREDENTIALS`), so the challenge must never be needed.
+ */
+export async function continueWithoutMarker(route: Route, signIn: SignIn | null = null): Promise<void> {
+  const request = route.request();
+  const headers = request.headers();
+  const authorization = signInFor(signIn, request.url(), headers);
+  if (authorization !== null) {
+    const { [REQUEST_STEP_MARKER]: _, ...all } = await request.allHeaders();
+    await route.continue({ headers: { ...all, authorization } }).catch(() => undefined);
+    return;
+  }
   if (headers[REQUEST_STEP_MARKER] !== undefined) {
     const { [REQUEST_STEP_MARKER]: _, ...rest } = headers;
     await route.continue({ headers: rest }).catch(() => undefined);

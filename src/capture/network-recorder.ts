@@ -14,7 +14,13 @@ import { createHash } from "node:crypto";
 import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playwright-core";
 import { ASSET_TYPES } from "../evidence/asset-types.js";
 import type { EvidenceRecord, Failure } from "../evidence/evidence-schema.js";
-import { answerRefused, continueWithoutMarker, routeRefusal } from "./confinement-route.js";
+import {
+  answerRefused,
+  continueWithoutMarker,
+  routeRefusal,
+  type SignIn,
+  signInFor,
+} from "./confinement-route.js";
 import type { NetworkProbe, RedirectAnswer } from "./network-probe.js";
 import {
   escapedRedirect,
@@ -60,6 +66,8 @@ export interface RecorderOptions extends OriginPolicy {
   recordStep(): string | null;
   /** Called when confinement fails the current step (navigation or redirect off the allowed origins). */
   onViolation(stepId: string | null, message: string): void;
+  /** The scenario's HTTP Basic sign-in, sent unasked to its origin (see {@link continueWithoutMarker}). */
+  signIn?: SignIn | null;
 }
 
 /** The network recorder of one capture; attach once, read `records()` at the end. */
@@ -226,7 +234,7 @@ export class NetworkRecorder {
       await deciding.finally(() => this.judging.delete(deciding));
       return;
     }
-    await continueWithoutMarker(route);
+    await continueWithoutMarker(route, this.options.signIn ?? null);
   }
 
   /**
@@ -244,6 +252,8 @@ export class NetworkRecorder {
   private async fetchJudged(route: Route, probe: NetworkProbe): Promise<void> {
     const request = route.request();
     const { [REQUEST_STEP_MARKER]: _marker, ...headersSent } = request.headers();
+    const authorization = signInFor(this.options.signIn ?? null, request.url(), headersSent);
+    if (authorization !== null) headersSent["authorization"] = authorization;
     const response = await route.fetch({ maxRedirects: 0, headers: headersSent }).catch(() => null);
     if (response === null) {
       await route.abort("failed").catch(() => undefined);

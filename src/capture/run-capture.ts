@@ -21,11 +21,13 @@ import {
   overLimitMessage,
   planRun,
 } from "./capture-run.js";
+import type { SignIn } from "./confinement-route.js";
 import { launchBrowser } from "./launch-browser.js";
 import { NetworkProbe } from "./network-probe.js";
 import { NetworkRecorder } from "./network-recorder.js";
 import { escapedWebSocket, isWrite, refusedWebSocket } from "./origin-policy.js";
 import { browserVersion } from "./page-artifacts.js";
+import { basicAuthorization } from "./request-step.js";
 import { type CaptureProgress, type CaptureSession, runSteps } from "./run-steps.js";
 
 export type { CaptureProgress } from "./run-steps.js";
@@ -77,7 +79,14 @@ function createRecorder(run: CaptureRun): NetworkRecorder {
     currentStep: () => run.current,
     recordStep: () => run.recording,
     onViolation: (stepId, message) => noteViolation(run, stepId, message),
+    signIn: signInOf(run),
   });
+}
+
+/** The scenario's HTTP Basic credentials as the Authorization the recorder sends unasked to the start origin. */
+function signInOf(run: CaptureRun): SignIn | null {
+  const basic = httpCredentials(run);
+  return basic === null ? null : { origin: basic.origin, authorization: basicAuthorization(basic) };
 }
 
 /** Attaches the recorder and the page's watchers (crash, WebSockets, redirect probe); starts the trace. */
