@@ -6,7 +6,7 @@
  * as `filter.where`). Two answers with different numbers are needed (one number matches many
  * things by chance), and exactly one collection must fit; otherwise the reads stay replayed.
  */
-import { countEntities, countOf } from "../model/count-read.js";
+import { countEntities, countOf, queryPrefixes } from "../model/count-read.js";
 import type { Collection, Entity } from "../model/model-schema.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 
@@ -16,20 +16,6 @@ export interface LearnedCount {
   collection: string;
   count: NonNullable<Collection["counts"]>[number];
   explained: Observation[];
-}
-
-/** The leading literal paths of a collection's query rules (`[]`, `["filter"]`, `["filter", "where"]`). */
-function prefixes(c: Collection): string[][] {
-  const out = new Map<string, string[]>([["", []]]);
-  for (const r of c.query?.rules ?? []) {
-    const lits: string[] = [];
-    for (const seg of r.path) {
-      if (typeof seg !== "string" && !("literal" in seg)) break;
-      lits.push(typeof seg === "string" ? seg : seg.literal);
-      if (lits.length < r.path.length) out.set(lits.join("\u0000"), [...lits]);
-    }
-  }
-  return [...out.values()].sort((a, b) => a.length - b.length || (a.join("/") < b.join("/") ? -1 : 1));
 }
 
 /** Every count read the recording confirms, by group, in the groups' order. */
@@ -48,7 +34,7 @@ export function learnCountReads(
     const fits: LearnedCount[] = [];
     for (const c of collections) {
       if (!reads.every((o) => snapshots.get(o)!.has(c.name))) continue;
-      const prefix = prefixes(c).find((p) =>
+      const prefix = queryPrefixes(c.query).find((p) =>
         reads.every((o, i) => {
           const got = countEntities(c, snapshots.get(o)!.get(c.name)!, o.query, p);
           return "n" in got && got.n === answers[i]!.n;

@@ -136,9 +136,11 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
           ? `the entity under "${rule.response.key}"`
           : rule.response.kind === "rows"
             ? "the entity alone in an array"
-            : rule.response.body === null || typeof rule.response.body !== "object"
-              ? `the fixed body ${JSON.stringify(rule.response.body)}`
-              : "a fixed body with entity fields";
+            : rule.response.kind === "count"
+              ? "the number of entities written"
+              : rule.response.body === null || typeof rule.response.body !== "object"
+                ? `the fixed body ${JSON.stringify(rule.response.body)}`
+                : "a fixed body with entity fields";
   const redirect = rule.location === undefined ? "" : `, redirecting to ${rule.location}`;
   const upsert =
     rule.created_status === undefined
@@ -147,9 +149,21 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
   if (rule.replace_all)
     return `${method} ${template} replaces every ${singular(rule.collection)} with the entities of the request's array, in its order, and answers ${rule.status} with ${rule.response.kind === "empty" ? "no body" : "that array"}.`;
   if (rule.by_query) {
-    const listed = rule.response.kind === "empty" ? "no body" : "those entities in list order";
+    const r = rule.response;
+    const listed =
+      r.kind === "empty"
+        ? "no body"
+        : r.kind === "count"
+          ? r.key === null
+            ? "the number of them"
+            : `the number of them under "${r.key}"`
+          : "those entities in list order";
     const did = rule.kind === "delete" ? "deletes" : rule.kind === "replace" ? "replaces" : "updates";
-    return `${method} ${template} ${did} each ${singular(rule.collection)} its query's filters select (as the reads' query rules do; anything but filters, or a query selecting none, is an explained miss), and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;
+    const under =
+      rule.query_prefix && rule.query_prefix.length > 0
+        ? `, its query read as ${rule.query_prefix.join(".")}.…`
+        : "";
+    return `${method} ${template} ${did} each ${singular(rule.collection)} its query's filters select${under} (as the reads' query rules do; anything but filters, or a query selecting none, is an explained miss), and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;
   }
   if (rule.batch) {
     const listed = answer.replace("the entity", "the updated entities in key order");

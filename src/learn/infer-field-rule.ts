@@ -620,7 +620,21 @@ function repeatedToken(path: Path, contexts: FieldContext[], values: unknown[], 
 
 function inferAt(path: Path, contexts: FieldContext[], windowMs: number): FieldVerdict {
   const present = contexts.map((ctx) => has(ctx.entity, path));
-  const per = contexts.map((ctx, i) => (present[i] ? candidates(path, ctx, windowMs) : null));
+  // An update of an entity that lacked the field before and after it kept it (absent): an entity a write by query
+  // or a batch selected among others that hold it (LoopBack's todo without a `desc`).
+  const keptAbsent = (ctx: FieldContext) => !ctx.create && ctx.pre !== null && !has(ctx.pre, path);
+  const per = contexts.map((ctx, i) =>
+    present[i]
+      ? candidates(path, ctx, windowMs)
+      : keptAbsent(ctx)
+        ? {
+            cands: new Map([[json({ kind: "keep" }), { kind: "keep" } as FieldRule]]),
+            untimed: false,
+            counter: false,
+            proofs: new Set<string>(),
+          }
+        : null,
+  );
   shareFormats(path, contexts, per);
   const create = contexts[0]?.create ?? true;
   const valid: FieldRule[] = [];

@@ -5,6 +5,7 @@
  */
 
 import type { Evidence } from "../evidence/evidence-schema.js";
+import { queryPrefixes } from "../model/count-read.js";
 import {
   type Acknowledged,
   type Collection,
@@ -567,9 +568,17 @@ function walkWithQueryWrites(
     targets,
     walked.sizes,
     (col, rows, query) => {
-      const got = queryTargets(rules.get(col.name), rows, query, col.idField);
-      if ("why" in got) return got;
-      return { ids: got.rows.map((e) => String(e[col.idField])) };
+      // The query as it is, else under the first prefix of the collection's rules it reads in whole (LoopBack's
+      // `PATCH /todos?where=…` beside lists read by `filter[where]…`): a hypothesis the write's read-backs and the
+      // entities it left alone then confirm or refute, as for any selection.
+      const q = rules.get(col.name);
+      let first: Exclude<ReturnType<typeof queryTargets>, { rows: Entity[] }> | null = null;
+      for (const prefix of queryPrefixes(q)) {
+        const got = queryTargets(q, rows, query, col.idField, prefix);
+        if (!("why" in got)) return { ids: got.rows.map((e) => String(e[col.idField])), prefix };
+        if (first === null || (first.why === "unlearned" && got.why !== "unlearned")) first = got;
+      }
+      return first!;
     },
     walked.orderings,
   );

@@ -145,4 +145,78 @@ describe("writes by query", () => {
       ],
     ]);
   });
+
+  it("keeps a field one selected entity holds and another lacks (absent before and after stays absent)", () => {
+    const noted = { ...thing(1, "draft"), note: "n" };
+    const { model, coverage } = learnSpecs([
+      list([noted, thing(2, "draft"), thing(3, "done")]),
+      read("status=eq.draft", [noted, thing(2, "draft")]),
+      read("id=eq.3", [thing(3, "done")]),
+      write("PATCH", "status=eq.draft", 200, { status: "done" }, [
+        { ...noted, status: "done" },
+        thing(2, "done"),
+      ]),
+      list([{ ...noted, status: "done" }, thing(2, "done"), thing(3, "done")]),
+    ]);
+    expect(coverage.writes.withheld).toEqual([]);
+    const rule = model.write_rules.find((r) => r.tool_name === "patch_things")!;
+    expect(rule.fields.find((f) => f.field === "note")?.rule).toEqual({ kind: "keep" });
+  });
+
+  describe("a query read under the list's prefix, answered by a count (LoopBack's updateAll)", () => {
+    const bracket = (q: string) => q.replace(/\[/g, "%5B").replace(/\]/g, "%5D");
+    /** Reads by `filter[where][…]` and `filter[order]`, never a plain list: the sorted read shows the scope whole. */
+    const reads = [
+      read(bracket("filter[order]=id DESC"), [...seed].reverse()),
+      read(bracket("filter[where][status]=draft"), [thing(1, "draft"), thing(2, "draft")]),
+      read(bracket("filter[where][id]=3"), [thing(3, "done")]),
+      read(bracket("filter[order]=id ASC"), seed),
+      ...seed.map((t) => ({ path: `/api/things/${t.id}`, status: 200, res: t })),
+    ];
+    const after = [thing(3, "done"), thing(2, "done"), thing(1, "done")];
+
+    it("writes what `where[…]` selects read as `filter[where][…]`, and answers how many it wrote", () => {
+      const {
+        model,
+        seed: state,
+        coverage,
+      } = learnSpecs([
+        ...reads,
+        write("PATCH", bracket("where[status]=draft"), 200, { status: "done" }, { count: 2 }),
+        read(bracket("filter[order]=id DESC"), after),
+        list([...after].reverse()),
+      ]);
+      expect(coverage.writes.withheld).toEqual([]);
+      const rule = model.write_rules.find((r) => r.tool_name === "patch_things")!;
+      expect([rule.by_query, rule.query_prefix, rule.response]).toEqual([
+        true,
+        ["filter"],
+        { kind: "count", key: "count" },
+      ]);
+      expect(rule.explain).toBe(
+        "PATCH /api/things updates each thing its query's filters select, its query read as filter.… (as the reads' query rules do; anything but filters, or a query selecting none, is an explained miss), and answers 200 with the number of them under \"count\" (id: kept as it was; title: kept as it was; status: taken from the request body at /status, or kept as it was when the request has none).",
+      );
+      const ep = createEpisode(model, state, { episodeId: "lb" });
+      const send = (method: string, query: [string, string][], body: unknown = null) =>
+        handleRequest(model, ep, twinRequest(method, "/api/things", body, query));
+      const patched = send("PATCH", [["where[id]", "2"]], { status: "archived" });
+      expect([patched.status, patched.body]).toEqual([200, { kind: "json", value: { count: 1 } }]);
+      expect(send("GET", [["filter[where][id]", "2"]]).body).toEqual({
+        kind: "json",
+        value: [thing(2, "archived")],
+      });
+    });
+
+    it("is withheld when the answer's number is not how many the query selected", () => {
+      const { coverage } = learnSpecs([
+        ...reads,
+        write("PATCH", bracket("where[status]=draft"), 200, { status: "done" }, { count: 5 }),
+        read(bracket("filter[order]=id DESC"), after),
+        list([...after].reverse()),
+      ]);
+      expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+        ["patch_things", "unexplained_field"],
+      ]);
+    });
+  });
 });

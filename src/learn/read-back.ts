@@ -7,7 +7,7 @@
 import type { Entity, ItemEnvelope } from "../model/model-schema.js";
 import type { Observation } from "./endpoint-index.js";
 import type { WriteObservation } from "./state-walk.js";
-import { isObject } from "./value-kinds.js";
+import { isObject, readTime, sameTimeShape } from "./value-kinds.js";
 
 /**
  * What a write should leave in its entity: the answer's fields, then the request body's where the answer is silent
@@ -93,12 +93,44 @@ function namesShown(w: WriteObservation, k: string, e: Entity, claimed: Readonly
   });
 }
 
-/** Sets the result of writes waiting on one entity, by a read that showed it (`e`) or showed it gone (null), latest write first. */
+/**
+ * True when the write's request sends `k`: at the top level of a JSON or form body, or inside the one object a JSON
+ * body wraps its fields in (`{"issue": {...}}`).
+ */
+function sends(w: WriteObservation, k: string): boolean {
+  const r = w.obs.request;
+  if (r.kind === "form") return Object.hasOwn(r.value, k);
+  if (r.kind !== "json" || !isObject(r.value)) return false;
+  if (Object.hasOwn(r.value, k)) return true;
+  const keys = Object.keys(r.value);
+  const inner = keys.length === 1 ? r.value[keys[0]!] : undefined;
+  return isObject(inner) && Object.hasOwn(inner, k);
+}
+
+/**
+ * True when field `k` is a clock the app stamps again on its own: the write did not send it, and what the write
+ * answered and what the later read shows are both times of one layout (a `last_modified` a later save or a
+ * checkpoint moved on). Such a field says nothing about whether the write took effect, so it neither confirms nor
+ * refutes it; a time the request sent is still compared like any other value.
+ */
+export function restamped(w: WriteObservation, k: string, implied: unknown, read: unknown): boolean {
+  if (sends(w, k)) return false;
+  const a = readTime(implied);
+  const b = readTime(read);
+  return a !== null && b !== null && sameTimeShape(a, b);
+}
+
+/**
+ * Sets the result of writes waiting on one entity, by a read that showed it (`e`) or showed it gone (null), latest
+ * write first. `unshown` are the fields the read's view gives null whatever the entity holds (a list's
+ * `list_view.nulls`: a Jupyter file's `content` in its folder's listing): a null there neither confirms nor refutes.
+ */
 export function judgeReadBack(
   list: WriteObservation[],
   e: Entity | null,
   idField: string,
   at: number | null = null,
+  unshown: readonly string[] = [],
 ): void {
   const claimed = new Set<string>();
   let deletedLater = false;
@@ -122,7 +154,10 @@ export function judgeReadBack(
     // An update is confirmed only by a field it changed: an unchanged id proves nothing.
     const changes = (k: string) =>
       w.target.kind === "create" || !w.pre || !(k in w.pre) || !same(w.pre[k], w.expect.get(k)!.value, false);
-    const compared = [...w.expect.keys()].filter((k) => !claimed.has(k) && k in e && changes(k));
+    const shown = (k: string) => k in e && !(e[k] === null && unshown.includes(k));
+    const compared = [...w.expect.keys()].filter(
+      (k) => !claimed.has(k) && shown(k) && changes(k) && !restamped(w, k, w.expect.get(k)!.value, e[k]),
+    );
     const bad = compared.find((k) => !agrees(e[k], w.expect.get(k)!.value, w.expect.get(k)!.loose));
     // A sent array no key of the read shows may name the entities of one that does (`role_ids: [3, 5]` for
     // `roles: [{id: 3, …}, {id: 5, …}]`): a field the write changed to hold exactly what it sent, by one key.

@@ -53,6 +53,50 @@ describe("partial updates of fields the recording never patched", () => {
   });
 });
 
+describe("fields an update's entities never held", () => {
+  // Thing 1 has a `tag`, thing 2 none; the recorded patch wrote only thing 2, so its rule knows no `tag`.
+  const one = { id: 1, title: "A", tag: "home" };
+  const two = { id: 2, title: "B" };
+  const specs = (postReq: unknown, postRes: unknown): RecordSpec[] => [
+    list([one, two]),
+    {
+      method: "PATCH",
+      path: "/api/things/2",
+      status: 200,
+      req: { title: "B2" },
+      res: { ...two, title: "B2" },
+    },
+    { path: "/api/things/2", status: 200, res: { ...two, title: "B2" } },
+    { method: "POST", path: "/api/things", status: 201, req: postReq, res: postRes },
+    list([one, { ...two, title: "B2" }, postRes]),
+  ];
+
+  it("sets such a field from the request where another write takes it from there, else keeps it", () => {
+    const { model, seed } = learnSpecs(
+      specs({ title: "C", tag: "work" }, { id: 3, title: "C", tag: "work" }),
+    );
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_things_by_id")!;
+    expect(patch.fields.find((f) => f.field === "tag")?.rule).toEqual({
+      kind: "from_request",
+      pointer: "/tag",
+      otherwise: { kind: "keep" },
+      settable_by: "POST /api/things",
+    });
+    const ep = createEpisode(model, seed, { episodeId: "tag" });
+    const res = handleRequest(model, ep, twinRequest("PATCH", "/api/things/2", { tag: "garden" }));
+    expect([res.status, res.body]).toEqual([
+      200,
+      { kind: "json", value: { id: 2, title: "B2", tag: "garden" } },
+    ]);
+  });
+
+  it("adds none where the other write was seen to ignore it (its answer shows another value)", () => {
+    const { model } = learnSpecs(specs({ title: "C", tag: "work" }, { id: 3, title: "C", tag: "inbox" }));
+    const patch = model.write_rules.find((r) => r.tool_name === "patch_things_by_id")!;
+    expect(patch.fields.map((f) => f.field)).not.toContain("tag");
+  });
+});
+
 describe("generalisations that must not outrun the evidence", () => {
   it("does not widen a field another update of the collection was seen to ignore", () => {
     const item = (title: string, sku: string, done = false) => ({ id: 1, title, sku, done });

@@ -116,7 +116,7 @@ function ignored(
 
 /**
  * The fields of each PATCH and PUT rule with every `keep` widened that another confirmed write of the
- * collection takes from the request; never the id field, a field the app assigns anywhere, or a field an
+ * collection takes from the request (and, for a partial update, such a field it holds no rule for added); never the id field, a field the app assigns anywhere, or a field an
  * update of the collection (of `all` the writes, served or withheld) sent without being proven to take it.
  * Only widened writes are in the map; the drafts are not changed.
  */
@@ -153,7 +153,26 @@ export function widenSettable(
       };
       return { field: f.field, rule };
     });
-    if (fields.some((f, i) => f !== base[i])) widened.set(w, fields);
+    // A field no entity this update wrote ever held (a todo's `tag`, never set on the ones patched) has no rule of
+    // its own: where another write takes it from the request, an update sending it sets it too, else keeps it.
+    const own = `${w.group.method} ${w.group.template}`;
+    const ruled = new Set(base.map((f) => f.field));
+    if (w.rule.kind === "merge")
+      for (const [field, source] of [...settable].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        if (ruled.has(field) || source.by === own || field === w.target.collection.idField) continue;
+        const key = keyOfPointer(source.rule.pointer);
+        if (sentBy(w.group, key) || ignored(all, writes, col, field, key)) continue;
+        fields.push({
+          field,
+          rule: {
+            kind: "from_request",
+            pointer: source.rule.pointer,
+            otherwise: { kind: "keep" },
+            settable_by: source.by,
+          },
+        });
+      }
+    if (fields.length !== base.length || fields.some((f, i) => f !== base[i])) widened.set(w, fields);
   }
   return widened;
 }

@@ -206,7 +206,7 @@ function judgeWrite(
   if (!answer.ok) return no(withheld("unexplained_field", { ...base, field: answer.field }));
   // A document a write left without a field it had is replaced by what the rules build; else the rest is kept.
   const response =
-    answer.response.kind === "empty"
+    answer.response.kind === "empty" || answer.response.kind === "count"
       ? answer.response
       : { ...answer.response, omit: [...(answer.response.omit ?? []), `/${idField}`].sort() };
   const first = pairs[0]!.obs;

@@ -79,6 +79,8 @@ export interface WriteObservation {
   unresolved?: { why: "unlisted" | "unlearned" | "not_a_filter" | "ambiguous"; detail?: string };
   /** For a write by query that disagrees: an entity its query did not select that the list after it showed changed. */
   bystander?: string;
+  /** For a write by query: the path its query was read under in the collection's query language (none: as it is). */
+  queryPrefix?: string[];
 }
 
 /**
@@ -89,7 +91,9 @@ export type QueryResolver = (
   col: FoundCollection,
   rows: Entity[],
   query: [string, string][],
-) => { ids: string[] } | { why: "unlearned" | "not_a_filter" | "ambiguous"; detail: string };
+) =>
+  | { ids: string[]; prefix: string[] }
+  | { why: "unlearned" | "not_a_filter" | "ambiguous"; detail: string };
 
 /** A write by query waiting for its scope's next full list: the entities it did not select must show unchanged. */
 interface BystanderCheck {
@@ -322,6 +326,8 @@ class Walk {
   private readonly byItem: Map<string, CollectionState>;
   /** Writes waiting for a read of their entity, by collection and id. */
   private readonly pending = new Map<string, WriteObservation[]>();
+  /** Writes a list's view confirmed, waiting in `pending` for an item read that shows the fields it nulls. */
+  private readonly partlyShown = new Set<WriteObservation>();
   /** Writes of a whole collection waiting for its next full list, by collection. */
   private readonly replacing = new Map<string, WriteObservation[]>();
   /** Creates that named their entity and still wait for a read of it, by collection and scope. */
@@ -450,10 +456,36 @@ class Walk {
     this.countReads.set(o, held);
   }
 
-  /** A read showed entity `id` (null: showed it gone): the writes waiting for it are judged. */
-  private sighting(st: CollectionState, id: string, e: Entity | null, read: Observation): void {
-    const list = takeReady(this.pending, `${st.col.name}\u0000${id}`, read);
-    if (list.length > 0) judgeReadBack(list, e, st.col.idField, read.index);
+  /**
+   * A read showed entity `id` (null: showed it gone): the writes waiting for it are judged. `listed` when the read
+   * showed it in the list's view, whose `list_view.nulls` say nothing of the entity.
+   */
+  private sighting(
+    st: CollectionState,
+    id: string,
+    e: Entity | null,
+    read: Observation,
+    listed = false,
+  ): void {
+    const taken = takeReady(this.pending, `${st.col.name}\u0000${id}`, read);
+    // A write a list already confirmed keeps that when its entity later goes (a rename, a delete): it only waits
+    // for a read showing what the list's view left out.
+    const list = e === null ? taken.filter((w) => !this.partlyShown.delete(w)) : taken;
+    if (list.length === 0) return;
+    const unshown = listed ? (st.col.listView?.nulls ?? []) : [];
+    judgeReadBack(list, e, st.col.idField, read.index, unshown);
+    for (const w of list) this.partlyShown.delete(w);
+    if (e === null || unshown.length === 0) return;
+    // Confirmed by a list that gave null where it always does (a file's `content` in its folder's listing): its
+    // read-back lacks what the write set there, so a later item read of the entity judges it again, whole.
+    for (const w of list)
+      if (
+        w.result === "confirmed" &&
+        [...w.expect.keys()].some((k) => unshown.includes(k) && e[k] === null)
+      ) {
+        this.partlyShown.add(w);
+        this.wait(st, id, w);
+      }
   }
 
   private wait(st: CollectionState, id: string, w: WriteObservation): void {
@@ -592,7 +624,7 @@ class Walk {
       for (const id of gone) this.sighting(st, id, null, o);
       for (const e of got.entities) {
         const id = st.idOf(e);
-        if (id !== null) this.sighting(st, id, e, o);
+        if (id !== null) this.sighting(st, id, e, o, true);
       }
       this.judgeUnjudged(st, scope);
       return;
@@ -650,7 +682,7 @@ class Walk {
     for (const id of gone) this.sighting(st, id, null, o);
     for (const e of entities) {
       const id = st.idOf(e);
-      if (id !== null) this.sighting(st, id, e, o);
+      if (id !== null) this.sighting(st, id, e, o, true);
     }
     this.checkBystanders(st, scope, entities, o);
     this.judgeUnjudged(st, scope);
@@ -688,7 +720,7 @@ class Walk {
     for (const e of got.entities) {
       const id = st.idOf(e);
       if (id !== null) st.noteFromQuery(scope, e, optional, projected);
-      if (id !== null) this.sighting(st, id, e, o);
+      if (id !== null) this.sighting(st, id, e, o, true);
     }
   }
 
@@ -735,7 +767,7 @@ class Walk {
     for (const g of gone) this.sighting(st, g, null, o);
     for (const k of kids) {
       const kid = st.idOf(k);
-      if (kid !== null) this.sighting(st, kid, k, o);
+      if (kid !== null) this.sighting(st, kid, k, o, true);
     }
     return { ...e, [key]: [] };
   }
@@ -839,7 +871,8 @@ class Walk {
     const st = this.states.get(target.collection.name)!;
     const raw = st.col.parent ? o.pathParams[st.col.parent.param] : undefined;
     const scope = raw === undefined ? "" : st.scopeValue(raw);
-    const rows = st.listedScopes.has(scope) ? st.list(scope) : null;
+    // A read that only ordered the scope showed it whole too (sorted-whole-reads.ts): its rows are the ones to select.
+    const rows = st.listedScopes.has(scope) || st.sortedScopes.has(scope) ? st.list(scope) : null;
     const found =
       rows === null
         ? { why: "unlisted" as const }
@@ -879,6 +912,7 @@ class Walk {
     for (const id of found.ids) {
       const answered = answer.find((e) => st.idOf(e) === id) ?? null;
       const w = note(id, answered);
+      if (found.prefix.length > 0) w.queryPrefix = found.prefix;
       if (answered && target.kind !== "delete") {
         st.lastKnown.set(id, answered);
         st.lastAnswer.set(id, answered);
@@ -890,6 +924,7 @@ class Walk {
     // Selecting nothing is an observation too: the list after it must show nothing changed.
     if (ws.length === 0) {
       const w = note(null, null);
+      if (found.prefix.length > 0) w.queryPrefix = found.prefix;
       ws.push(w);
       this.writes.push(w);
     }

@@ -5,6 +5,7 @@
  * the answer, fit a rule. The draft becomes a rule in write-rule-assembly.ts,
  * where what other writes prove is added and the rule is explained.
  */
+import { countOf } from "../model/count-read.js";
 import { deriveFromId } from "../model/id-derived.js";
 import type { Entity, FieldRule, Withheld, WriteRule } from "../model/model-schema.js";
 import { appendTo } from "../util/append-to.js";
@@ -13,6 +14,7 @@ import { pointerOf } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
+import { restamped } from "./read-back.js";
 import { isRedirect, locationTemplate, redirectTarget } from "./redirect-location.js";
 import { refineUnderCases, requestCases } from "./request-cases.js";
 import { type AnswerCase, learnResponse } from "./response-shape.js";
@@ -172,10 +174,16 @@ function upsertStatus(target: WriteTarget, confirmed: WriteObservation[]): numbe
 
 /**
  * The entity after a confirmed write: what its read-back shows, with what only the answer showed (the app
- * answers the writer more than its reads show: WordPress's `title.raw`, `password`).
+ * answers the writer more than its reads show: WordPress's `title.raw`, `password`). A clock the app stamped again
+ * before the read (a folder's `last_modified` a file saved into it moved on) is the one the write answered: the
+ * write's own stamp, which its clock rule explains; the later one belongs to what came after.
  */
 export function afterWrite(w: WriteObservation): Entity {
-  return w.answered && w.readBack ? unionView(w.readBack, w.answered) : w.readBack!;
+  if (!w.answered || !w.readBack) return w.readBack!;
+  const out = unionView(w.readBack, w.answered);
+  for (const [k, v] of Object.entries(w.answered))
+    if (Object.hasOwn(w.readBack, k) && restamped(w, k, v, w.readBack[k])) out[k] = v;
+  return out;
 }
 
 /** What each confirmed write offers to explain the fields of the entity it wrote. */
@@ -442,6 +450,12 @@ function queryAnswer(
       continue;
     }
     const body = o.response.kind === "json" ? o.response.value : undefined;
+    // One number, the count of entities the query selected (`{"count": 3}`): the same key in every answer.
+    const n = countOf(body);
+    if (n !== null && !Array.isArray(body) && n.n === ws.filter((w) => w.id !== null).length) {
+      shapes.add(`count:${JSON.stringify(n.key)}`);
+      continue;
+    }
     const fits =
       Array.isArray(body) &&
       body.length === ws.length &&
@@ -459,6 +473,8 @@ function queryAnswer(
   if (shapes.size !== 1 || shape === "unexplained" || [...omitted].some((k) => shownKeys.has(k)))
     return { withheld: withheld("unexplained_field", { ...base, field: "(the answer)" }) };
   if (shape === "empty") return { response: { kind: "empty" }, location: null };
+  if (shape!.startsWith("count:"))
+    return { response: { kind: "count", key: JSON.parse(shape!.slice(6)) as string | null }, location: null };
   const omit = [...omitted].sort().map((k) => pointerOf(k));
   return { response: { kind: "rows", ...(omit.length > 0 ? { omit } : {}) }, location: null };
 }
@@ -567,6 +583,11 @@ export function learnWrite(
   );
   const fields = fieldRules(written, confirmed, contexts, opts, base);
   if ("withheld" in fields) return no(fields.withheld);
+  // A write by query reads its query under one prefix in every confirmed observation, or its rule is unknown.
+  const prefixes = new Set(confirmed.map((w) => JSON.stringify(w.queryPrefix ?? [])));
+  if (written.filter && prefixes.size > 1)
+    return no(withheld("conflicting_observations", { ...base, field: "(the query)" }));
+  const queryPrefix = written.filter ? (confirmed[0]!.queryPrefix ?? []) : [];
   const answer = written.batch
     ? batchAnswer(written, confirmed, base)
     : written.filter
@@ -591,6 +612,7 @@ export function learnWrite(
     ...(answer.location === null ? {} : { location: answer.location }),
     ...(written.batch ? { batch: written.batch } : {}),
     ...(written.filter ? { by_query: true as const } : {}),
+    ...(queryPrefix.length > 0 ? { query_prefix: queryPrefix } : {}),
     fields: fields.fields,
   };
   return { draft, withheld: null, warnings };

@@ -19,6 +19,23 @@ export function countOf(body: unknown): { key: string | null; n: number } | null
   return typeof n === "number" && Number.isInteger(n) && n >= 0 ? { key: keys[0]!, n } : null;
 }
 
+/**
+ * The leading literal paths of a collection's query rules (`[]`, `["filter"]`, `["filter", "where"]`), shortest
+ * first: where a query read elsewhere than the list (a count, a write by query) may sit in the list's language.
+ */
+export function queryPrefixes(query: Collection["query"]): string[][] {
+  const out = new Map<string, string[]>([["", []]]);
+  for (const r of query?.rules ?? []) {
+    const lits: string[] = [];
+    for (const seg of r.path) {
+      if (typeof seg !== "string" && !("literal" in seg)) break;
+      lits.push(typeof seg === "string" ? seg : seg.literal);
+      if (lits.length < r.path.length) out.set(lits.join("\u0000"), [...lits]);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.length - b.length || (a.join("/") < b.join("/") ? -1 : 1));
+}
+
 /** The request's query leaves read under `prefix` (the path the collection's list puts them under). */
 export function prefixedLeaves(query: [string, string][], prefix: string[]): QueryLeaf[] {
   return queryLeaves(query).map((l) => ({ ...l, path: [...prefix, ...l.path] }));

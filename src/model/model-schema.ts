@@ -916,6 +916,12 @@ export const WriteResponseSchema = z.discriminatedUnion("kind", [
    */
   z.strictObject({ kind: z.literal("rows"), omit: OmitSchema }),
   /**
+   * The number of entities a write by query (`by_query`) wrote, alone under `key` (`{"count": 3}`: LoopBack's
+   * `PATCH /todos?where=…`; null: the bare number), as every recorded answer gave it. Absent from models written
+   * before it.
+   */
+  z.strictObject({ kind: z.literal("count"), key: z.string().nullable() }),
+  /**
    * A fixed JSON body, except that `fields` name keys copied from the entity (`{deleted: true, id}`), and
    * `entity_key` (when present) holds the entity without `omit` (`{deleted: true, previous: <entity>}`).
    */
@@ -975,6 +981,12 @@ export const WriteRuleSchema = z.strictObject({
    * `empty`. A query with anything but filters, or one selecting nothing, is an explained miss. Absent otherwise.
    */
   by_query: z.literal(true).optional(),
+  /**
+   * For a write by query: the path its query is read under in the collection's query language, as every recorded
+   * selection confirmed (`["filter"]` reads `where={…}` as the list's `filter={"where": {…}}`). Absent: the query is
+   * read as it is (and in models written before it).
+   */
+  query_prefix: z.array(z.string()).optional(),
   /**
    * The query parameters the recorded successful writes sent (by name), each with its recorded values, `absent` when
    * some write did not send it, `redacted` when the recording redacted its value (a credential: any value). A

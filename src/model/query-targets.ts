@@ -5,8 +5,9 @@
  * or searches, or holds a leaf no rule fits, selects nothing the twin may write (the caller explains it). Pure:
  * shared by learning (which confirms the selection against the recording) and serving (which applies it).
  */
+
+import { prefixedLeaves } from "./count-read.js";
 import type { Collection, Entity } from "./model-schema.js";
-import { queryLeaves } from "./query-language.js";
 import { planQuery, runQueryPlan } from "./query-plan.js";
 
 /** The selected entities, in the order given; or why the query selects none the twin may write. */
@@ -14,21 +15,25 @@ export type QueryTargets =
   | { rows: Entity[] }
   | { why: "unlearned" | "not_a_filter" | "ambiguous"; detail: string };
 
-/** The entities of `rows` (a scope, in list order) the query's filters select. */
+/**
+ * The entities of `rows` (a scope, in list order) the query's filters select, the query read under `prefix` in the
+ * collection's query language (`["filter"]`: `where={…}` as `filter={"where": {…}}`).
+ */
 export function queryTargets(
   query: Collection["query"],
   rows: Entity[],
   params: [string, string][],
   idField: string,
+  prefix: readonly string[] = [],
 ): QueryTargets {
   if (!query) return { why: "unlearned", detail: "the collection's reads confirmed no query rule" };
-  const leaves = queryLeaves(params);
+  const leaves = prefixedLeaves(params, [...prefix]);
   if (leaves.length === 0) return { why: "not_a_filter", detail: "the request has no query" };
   const planned = planQuery(query, leaves, rows);
   if ("unlearned" in planned)
     return {
       why: "unlearned",
-      detail: `no query rule the reads confirmed fits ${planned.unlearned.map((l) => JSON.stringify(l.path.join("."))).join(", ")}`,
+      detail: `no query rule the reads confirmed fits ${planned.unlearned.map((l) => JSON.stringify(l.path.slice(prefix.length).join("."))).join(", ")}`,
     };
   const p = planned.plan;
   const extra = [

@@ -37,6 +37,8 @@ function answerBody(rule: WriteRule, entity: Entity): unknown {
       return { [r.key]: view(entity, r.omit) };
     case "rows":
       return [view(entity, r.omit)];
+    case "count":
+      return r.key === null ? 1 : { [r.key]: 1 };
     case "template": {
       const body = structuredClone(r.body);
       if (body !== null && typeof body === "object" && !Array.isArray(body)) {
@@ -210,7 +212,7 @@ function applyQueryWrite(
     const sign = direction === "asc" ? 1 : -1;
     rows = [...rows].sort((a, b) => sign * compare(a[field], b[field]));
   }
-  const got = queryTargets(c.query, rows, req.query, c.id_field);
+  const got = queryTargets(c.query, rows, req.query, c.id_field, rule.query_prefix);
   if ("why" in got) return explainQueryWrite(req, endpoint, got.why, got.detail);
   if (got.rows.length === 0) return explainQueryWrite(req, endpoint, "none", "");
   episode.clock_ms += model.clock.step_ms;
@@ -230,7 +232,15 @@ function applyQueryWrite(
     written.push(list.put(id, entity));
   }
   const r = rule.response;
-  const value = r.kind === "rows" ? written.map((e) => view(e, r.omit)) : undefined;
+  const n = written.length;
+  const value =
+    r.kind === "rows"
+      ? written.map((e) => view(e, r.omit))
+      : r.kind === "count"
+        ? r.key === null
+          ? n
+          : { [r.key]: n }
+        : undefined;
   return {
     status: rule.status,
     headers: value === undefined ? {} : { "content-type": rule.content_type ?? "application/json" },
