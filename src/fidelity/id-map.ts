@@ -19,6 +19,7 @@ import { isUuid } from "../learn/value-kinds.js";
 import type { Model } from "../model/model-schema.js";
 
 const ID_KEY = /^(id|uuid|_id)$|_id$|[a-z]Id$/;
+const UUID_IN_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 /** True for a key that names an id (`id`, `uuid`, `*_id`, `*Id`). */
 export function isIdKey(key: string): boolean {
@@ -187,6 +188,17 @@ export class IdMap {
   translateText(scope: string | null, text: string): string {
     const twin = this.get(scope, text) ?? (/^\d+$/.test(text) ? this.get(scope, Number(text)) : undefined);
     return twin === undefined ? text : String(twin);
+  }
+
+  /**
+   * The text with each UUID in it that is a real id paired in exactly one scope replaced by the twin's (a not-found
+   * message naming the session it did not find): UUIDs never collide, so a pairing anywhere is the one meant.
+   */
+  translateUuidsIn(text: string): string {
+    return text.replace(UUID_IN_TEXT, (u) => {
+      const twin = this.get(null, u);
+      return typeof twin === "string" ? twin : u;
+    });
   }
 
   /** A copy of a JSON document with each id-like leaf's real id replaced by the twin's. */

@@ -9,6 +9,7 @@ import type { Entity, Envelope, ItemEnvelope } from "../model/model-schema.js";
 import { escapePointerToken } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
+import { itemOnlyCollections } from "./item-only-collections.js";
 import { missStatuses } from "./not-found-status.js";
 import { splitSuffix } from "./path-template.js";
 import { type CursorLeaf, learnCursorLeaf, saysMore } from "./query-cursor.js";
@@ -44,6 +45,11 @@ export interface FoundCollection {
   defaultLimit?: number;
   /** The item reads' statuses that mean "no such entity" (404, 410, and a 403 confirmed so: not-found-status.ts). */
   missStatuses?: number[];
+  /**
+   * No list route: the app reads the collection only by id (item-only-collections.ts); `list` is an empty group that
+   * names no route, so the model's `list_endpoint` is null and the collection is `unlisted`.
+   */
+  itemOnly?: true;
   /** Fields item reads show that list reads leave out (`omit`) or show as null (`nulls`): the list's own view. */
   listView?: { omit: string[]; nulls: string[]; defaults?: Record<string, unknown>; item_values?: string[] };
 }
@@ -536,6 +542,18 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       ...((view) => (view ? { listView: view } : {}))(detectListView(all, itemOks, itemEnvelope)),
     });
   }
+  const claimed = new Set(found.flatMap((c) => (c.item ? [c.item] : [])));
+  for (const c of itemOnlyCollections(groups, claimed, names))
+    found.push({
+      ...c,
+      envelope: { kind: "bare" },
+      itemEnvelope: { kind: "bare" },
+      parent: null,
+      itemOnly: true,
+      ...((miss) => (miss.includes(403) ? { missStatuses: miss } : {}))(
+        missStatuses(c.item, groups, c.idField),
+      ),
+    });
   return found;
 }
 

@@ -146,7 +146,7 @@ function acknowledgeWrites(
   // The reads the twin serves from a collection, by route: a write changing one of them is no unknown effect.
   const reads = new Map<string, string>();
   for (const c of collections)
-    for (const e of [c.list, c.item]) if (e) reads.set(`GET ${e.template}`, c.name);
+    for (const e of [c.itemOnly ? null : c.list, c.item]) if (e) reads.set(`GET ${e.template}`, c.name);
   const out = new Map<EndpointGroup, Acknowledged>();
   for (const [g, j] of judged) {
     if (j.withheld?.reason !== "no_collection") continue;

@@ -210,7 +210,7 @@ export function collectionModel(
     ...(c.altIdFields ? { alt_id_fields: c.altIdFields } : {}),
     ...(c.listView ? { list_view: c.listView } : {}),
     id_kind: c.idKind,
-    list_endpoint: c.list.toolName,
+    list_endpoint: c.itemOnly ? null : c.list.toolName,
     item_endpoint: c.item?.toolName ?? null,
     envelope: c.envelope,
     item_envelope: c.itemEnvelope,
