@@ -26,10 +26,17 @@ export function formatFidelity(report: FidelityReport): string[] {
     return lines;
   }
   lines.push("", "First differences:");
+  const explained = new Set<number>();
+  const why = new Map(report.results.map((r) => [r.index, r.twin_explanation]));
   for (const d of report.differences) {
     lines.push(
       `  records[${d.index}] ${d.tool} ${d.request}: ${d.field} expected ${show(d.expected)}, got ${show(d.got)}`,
     );
+    const because = why.get(d.index) ?? null;
+    if (because !== null && !explained.has(d.index)) {
+      explained.add(d.index);
+      lines.push(`    the twin: ${because}`);
+    }
   }
   return lines;
 }

@@ -79,7 +79,15 @@ describe("runFidelity on the items model", () => {
       },
     ]);
     expect(report.results[7]!.served_by).toBe("withheld");
+    expect(report.results[7]!.twin_explanation).toMatch(
+      /^not_served: apptwin does not serve PATCH \/api\/items\/\{id\}: the recording did not prove its effect \(/,
+    );
+    expect(report.results.filter((r) => r.matched).every((r) => r.twin_explanation === null)).toBe(true);
+    expect(report.results[8]!.twin_explanation).toBeNull();
     const text = formatFidelity(report);
+    expect(text[text.indexOf(text.find((l) => l.startsWith("  records[7]"))!) + 1]).toBe(
+      `    the twin: ${report.results[7]!.twin_explanation}`,
+    );
     expect(text[0]).toBe(
       "Fidelity: 7 of 10 requests answered like the app (70.0%), held-out evidence ev_feedfacefeedface",
     );

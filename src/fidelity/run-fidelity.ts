@@ -4,6 +4,7 @@
  * (status, then body up to clock fields, redaction markers and the ids each
  * side assigned). The match rate per tool is how a twin is judged.
  */
+import { isRecord } from "../errors/document-issue.js";
 import type { Evidence } from "../evidence/evidence-schema.js";
 import { type ApiRecord, selectApiRecords } from "../learn/api-records.js";
 import type { Model, SeedState } from "../model/model-schema.js";
@@ -25,6 +26,8 @@ export interface FidelityResult {
   status: { expected: number; got: number };
   matched: boolean;
   differences: FieldDifference[];
+  /** Why the twin did not answer as the app would, when its answer was an explained miss or a withheld write: `<error>: <message>`. */
+  twin_explanation: string | null;
 }
 
 /** The whole comparison: overall and per-tool match rates, every result, and the first differences. */
@@ -102,6 +105,15 @@ function compareBody(
   if (text !== gotText) out.push({ field: "body", expected: text, got: gotText });
 }
 
+/** The `<error>: <message>` of the twin's explained answer (a miss or a withheld write), else null. */
+function explanationOf(res: TwinResponse): string | null {
+  if (res.served_by !== "miss" && res.served_by !== "withheld" && res.served_by !== "refused") return null;
+  if (res.body === null || res.body.kind !== "json" || !isRecord(res.body.value)) return null;
+  const { error, message } = res.body.value;
+  if (typeof error !== "string") return null;
+  return typeof message === "string" ? `${error}: ${message}` : error;
+}
+
 /** Runs the held-out evidence against a fresh episode of the model and scores each answer. */
 export function runFidelity(input: {
   model: Model;
@@ -131,6 +143,7 @@ export function runFidelity(input: {
       status: { expected: rec.status, got: res.status },
       matched: differences.length === 0,
       differences,
+      twin_explanation: differences.length === 0 ? null : explanationOf(res),
     });
   }
   const byTool = new Map<string, { requests: number; matched: number }>();
