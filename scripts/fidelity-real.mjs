@@ -206,8 +206,11 @@ async function measure(app, o, appsDir) {
     copied = mkdtempSync(join(tmpdir(), `apptwin-realapp-${app}-`));
     dir = join(copied, app);
     // run/ and data/ are the source folder's live state; the copy starts from its own fresh seed.
+    // verbatimSymlinks: Node otherwise rewrites a relative link to the source's absolute path, so a built
+    // app's `instances -> ../../data/instances` would point the copy at the source folder's live database.
     cpSync(given, dir, {
       recursive: true,
+      verbatimSymlinks: true,
       filter: (src) => !/\/(run|data)(\/|$)/.test(src.slice(given.length)),
     });
   }
