@@ -63,8 +63,9 @@ import { type ServedWrite, type TargetedWrite, widenRequestSchemas } from "./set
 import { ambientCookies, isSignIn, type SignInKey, signedIn, signInKey, signInMatch } from "./sign-in.js";
 import { type LearnedSingleton, learnSingletons, scalarType } from "./singletons.js";
 import { type StaleReason, shownEntities, staleReads } from "./stale-replays.js";
-import { type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
+import { type QueryResolver, type WalkResult, type WriteObservation, walkState } from "./state-walk.js";
 import { findUnrecordedBodies } from "./unrecorded-bodies.js";
+import { othersBeforeUpdates } from "./update-scopes.js";
 import { learnValidations, requireValidatedFields } from "./validation-rules.js";
 import { isKindValue } from "./value-kinds.js";
 import { type OrderingQuery, orderingQuery } from "./whole-reads.js";
@@ -546,42 +547,43 @@ function singletonEndpoints(endpoints: Endpoint[], singletons: LearnedSingleton[
  * The walk, taken once more when some write names its entities by a query (`PATCH /articles?id=eq.3`): the walk
  * before (with the page sizes it kept) learns each collection's query rules from its reads (writes change no read
  * of the walk's state), the last selects each such write's entities by those rules, so its read-back judges them
- * entity by entity.
+ * entity by entity. Returned with a walk of any first part of the recording taken alike (`until`): the state the
+ * walk had reached just before an observation.
  */
 function walkWithQueryWrites(
   ordered: Observation[],
   found: FoundCollection[],
   targets: Map<string, WriteTarget>,
   walked: Walked,
-): WalkResult {
-  const first = walked.walk;
+): { walk: WalkResult; until: (prefix: Observation[]) => WalkResult } {
+  const resolve = queryResolver(targets, walked.walk);
+  const until = (prefix: Observation[]) =>
+    walkState(prefix, found, targets, walked.sizes, resolve, walked.orderings);
+  return { walk: resolve === null ? walked.walk : until(ordered), until };
+}
+
+/** The selection of a write by query under its collection's query rules the walk learned, or null when none is. */
+function queryResolver(targets: Map<string, WriteTarget>, first: WalkResult): QueryResolver | null {
   const byQuery = new Set([...targets.values()].flatMap((t) => (t.filter ? [t.collection.name] : [])));
-  if (byQuery.size === 0) return first;
+  if (byQuery.size === 0) return null;
   const rules = new Map<string, Collection["query"]>();
   for (const name of byQuery) {
     const st = first.states.get(name);
     if (st) rules.set(name, collectionModel(st, first.queries, first.refusedQueries).collection.query);
   }
-  return walkState(
-    ordered,
-    found,
-    targets,
-    walked.sizes,
-    (col, rows, query) => {
-      // The query as it is, else under the first prefix of the collection's rules it reads in whole (LoopBack's
-      // `PATCH /todos?where=…` beside lists read by `filter[where]…`): a hypothesis the write's read-backs and the
-      // entities it left alone then confirm or refute, as for any selection.
-      const q = rules.get(col.name);
-      let first: Exclude<ReturnType<typeof queryTargets>, { rows: Entity[] }> | null = null;
-      for (const prefix of queryPrefixes(q)) {
-        const got = queryTargets(q, rows, query, col.idField, prefix);
-        if (!("why" in got)) return { ids: got.rows.map((e) => String(e[col.idField])), prefix };
-        if (first === null || (first.why === "unlearned" && got.why !== "unlearned")) first = got;
-      }
-      return first!;
-    },
-    walked.orderings,
-  );
+  return (col, rows, query) => {
+    // The query as it is, else under the first prefix of the collection's rules it reads in whole (LoopBack's
+    // `PATCH /todos?where=…` beside lists read by `filter[where]…`): a hypothesis the write's read-backs and the
+    // entities it left alone then confirm or refute, as for any selection.
+    const q = rules.get(col.name);
+    let first: Exclude<ReturnType<typeof queryTargets>, { rows: Entity[] }> | null = null;
+    for (const prefix of queryPrefixes(q)) {
+      const got = queryTargets(q, rows, query, col.idField, prefix);
+      if (!("why" in got)) return { ids: got.rows.map((e) => String(e[col.idField])), prefix };
+      if (first === null || (first.why === "unlearned" && got.why !== "unlearned")) first = got;
+    }
+    return first!;
+  };
 }
 
 /** A walk, with the page sizes and sort rules a walk before it confirmed (taken as whole lists in it). */
@@ -677,7 +679,7 @@ export function learn(
   const { variantReads, observations } = keepCollectionVariants(parted, found);
   const targets = findWriteTargets(groups, found);
   const ordered = timeOrder(observations);
-  const walk = walkWithQueryWrites(
+  const { walk, until } = walkWithQueryWrites(
     ordered,
     found,
     targets,
@@ -725,10 +727,16 @@ export function learn(
         ...(v.rule ? { draft: v.rule, withheld: null } : { draft: null, withheld: v.withheld }),
         warnings: [],
       });
+  // What each update met of the other entities: the walk up to it, taken only for the updates a refusal asks about.
+  const othersBefore = othersBeforeUpdates(ordered, targets, until);
   const validations = groups
     .filter((g) => isWriteMethod(g.method))
     .flatMap((g) =>
-      learnValidations(g, { refused: walk.refused, writes: walk.writes.filter((w) => w.obs.endpoint === g) }),
+      learnValidations(g, {
+        refused: walk.refused,
+        writes: walk.writes.filter((w) => w.obs.endpoint === g),
+        othersBefore,
+      }),
     );
   const states = collectionStates(walk);
   const { stateServed, seed, idSequences } = states;

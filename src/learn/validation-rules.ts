@@ -7,12 +7,14 @@
  * app's answer names it). The twin answers such a request with
  * the recorded status and body, before applying the write.
  */
-import type { Endpoint, ValidationRule } from "../model/model-schema.js";
+import type { Endpoint, Entity, ValidationRule } from "../model/model-schema.js";
+import { isCredentialName } from "../util/credential-name.js";
 import { pathOfPointer, pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
 import type { RefusedWrite, WriteObservation } from "./state-walk.js";
+import type { OthersBefore } from "./update-scopes.js";
 import { isObject } from "./value-kinds.js";
 
 /** Statuses that answer an invalid body; 401/403/404/409/413 and the like mean something else (decision). */
@@ -25,6 +27,11 @@ export interface ValidationState {
   refused: ReadonlyMap<Observation, RefusedWrite>;
   /** The endpoint's successful writes, with what they met. */
   writes: readonly WriteObservation[];
+  /**
+   * For an update: the other entities each of its writes met (update-scopes.ts), the walk keeping a scope only for
+   * creates. Absent: no update is judged for uniqueness.
+   */
+  othersBefore?: OthersBefore;
 }
 
 type Body = Record<string, unknown>;
@@ -142,7 +149,9 @@ function sameValue(a: unknown, b: unknown, ignoreCase: boolean): boolean {
  * wrapped body's objects: `/project/identifier` compares the entity's `identifier`): a value other than the one its
  * entity held where every success sent the held one (a stale revision), or a value an entity of its scope held where
  * no success sent a held one (uniqueness; compared ignoring letter case only when the refused value matched no entity
- * exactly, and then no success matched one that way either). Each needs a success that shows the contrast.
+ * exactly, and then no success matched one that way either). Each needs a success that shows the contrast. For an
+ * update the entities compared are the others of its scope (of the collection, for its id field: a rename onto an id
+ * another entity holds), and every success that sent the field must have met a state the walk tells.
  */
 function stateAnomalies(o: Observation, body: Body, state: ValidationState | undefined): Anomaly[] {
   const met = state?.refused.get(o);
@@ -163,15 +172,21 @@ function stateAnomalies(o: Observation, body: Body, state: ValidationState | und
       if (shown.length > 0 && shown.every((w) => same(sentAt(w), w.pre![k])))
         out.push({ pointer, kind: "stale", ...extra });
     }
-    if (!met.scope || !scalar(v)) continue;
-    const exact = met.scope.find((e) => same(e[k], v));
-    const folded = exact ?? met.scope.find((e) => sameValue(e[k], v, true));
+    if (!scalar(v)) continue;
+    // A create met its scope; an update, the other entities the walk up to it shows.
+    const held = met.scope ?? state!.othersBefore?.(o, k) ?? null;
+    if (!held) continue;
+    const exact = held.find((e) => same(e[k], v));
+    const folded = exact ?? held.find((e) => sameValue(e[k], v, true));
     if (!folded) continue;
     const ignoreCase = exact === undefined;
-    const shown = state!.writes.filter((w) => w.scopeBefore && scalar(sentAt(w)));
+    const metBy = (w: WriteObservation): readonly Entity[] | null | undefined =>
+      met.scope ? w.scopeBefore : (state!.othersBefore?.(w.obs, k) ?? null);
+    const shown = state!.writes.filter((w) => scalar(sentAt(w)) && metBy(w) !== undefined);
+    const told = shown.map(metBy);
     if (
       shown.length > 0 &&
-      shown.every((w) => !w.scopeBefore!.some((e) => sameValue(e[k], sentAt(w), ignoreCase)))
+      told.every((es, i) => es && !es.some((e) => sameValue(e[k], sentAt(shown[i]!), ignoreCase)))
     )
       out.push({
         pointer,
@@ -280,7 +295,12 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
     // its clashing entity's id at the same places, the twin fills them from the entity it clashes with.
     const clash = a.kind === "unique" ? clashPointers(answers, clashes) : [];
     if (clash.length > 0) answers = answers.map((x) => ({ ...x, body: withAt(x.body, clash, null) }));
-    if (new Set(answers.map((x) => JSON.stringify(x))).size > 1) continue;
+    // Where every failure's answer spells the value it sent (or the id its path named) alike, the twin spells the
+    // request's own; the answers are then compared without those texts.
+    const spell = a.kind === "unique" ? spellings(failures, answers, a.pointer, idParamOf(state)) : [];
+    const compared =
+      spell.length > 0 ? answers.map((x) => ({ ...x, body: withoutTexts(x.body, spell) })) : answers;
+    if (new Set(compared.map((x) => JSON.stringify(x))).size > 1) continue;
     // Two sides of one field answered alike are one rule; answered otherwise, two.
     const field = pathOfPointer(a.pointer).join(".");
     const at = failures.map((o) => `records[${o.index}]`).join(", ");
@@ -294,10 +314,119 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
       ...(a.entityField !== undefined ? { entity_field: a.entityField } : {}),
       ...(a.ignoreCase ? { ignore_case: true as const } : {}),
       ...(clash.length > 0 ? { clash } : {}),
+      ...(spell.length > 0 ? { spell } : {}),
     };
-    rules.push({ ...rule, ...kindOf(a, fields, head, field, at, partial) });
+    const kinded = kindOf(a, fields, head, field, at, partial);
+    rules.push({ ...rule, ...kinded, explain: kinded.explain + uniqueNote(a, state, spell) });
   }
   return rules;
+}
+
+type Spelling = NonNullable<ValidationRule["spell"]>[number];
+type Part = Spelling["parts"][number];
+
+/** The path parameter naming the entity an endpoint's writes update, or null (a create, or none recorded). */
+function idParamOf(state: ValidationState | undefined): string | null {
+  const t = state?.writes[0]?.target;
+  return t && t.kind !== "create" ? t.idParam : null;
+}
+
+/** A letter, digit, `_` or `-`: a character a spelled value never borders on. */
+const WORD = /[\p{L}\p{N}_-]/u;
+
+/**
+ * The places of `text` where `value` stands as a whole token: bordered by the text's ends or by characters that are
+ * no part of a word (a `.` only where no word character follows it: `data.csv.` ends a sentence, `data.csv.bak`
+ * is another name).
+ */
+function tokenAt(text: string, value: string): number[] {
+  const out: number[] = [];
+  const border = (c: string | undefined, next: string | undefined) =>
+    c === undefined || !(WORD.test(c) || (c === "." && next !== undefined && WORD.test(next)));
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + value.length)) {
+    const end = i + value.length;
+    if (
+      border(text[i - 1], text[i - 1] === "." ? text[i - 2] : undefined) &&
+      border(text[end], text[end + 1])
+    )
+      out.push(i);
+  }
+  return out;
+}
+
+/** A text cut where it spells `value` (`from`), each literal run kept as it is; null when it spells none. */
+function cut(text: string, value: string, from: "value" | "own_id"): Part[] | null {
+  if (value === "") return null;
+  const at = tokenAt(text, value);
+  if (at.length === 0) return null;
+  const parts: Part[] = [];
+  let last = 0;
+  for (const i of at) {
+    if (i > last) parts.push(text.slice(last, i));
+    parts.push({ from });
+    last = i + value.length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+/** A text of the answer as parts: where it spells the sent value, then (in the rest) the entity's own id. */
+function spelled(text: string, value: string, own: string | null): Part[] | null {
+  const byValue = cut(text, value, "value") ?? [text];
+  const parts =
+    own === null || own === value
+      ? byValue
+      : byValue.flatMap((p) => (typeof p === "string" ? (cut(p, own, "own_id") ?? [p]) : [p]));
+  return parts.some((p) => typeof p !== "string") ? parts : null;
+}
+
+/** The texts of one answer (its string leaves, or a text answer whole) spelling the sent value or the own id. */
+function spellingsOf(body: unknown, value: string, own: string | null): Spelling[] {
+  const out: Spelling[] = [];
+  const walk = (v: unknown, at: string, depth: number): void => {
+    if (depth > 6) return;
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${at}/${i}`, depth + 1);
+    else if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${at}${pointerOf(k)}`, depth + 1);
+    else if (typeof v === "string") {
+      const parts = spelled(v, value, own);
+      if (parts) out.push({ pointer: at, parts });
+    }
+  };
+  walk(body, "", 0);
+  return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+}
+
+/**
+ * The texts every failure's answer spells the same way, in the value it sent at `pointer` (`File already exists:
+ * data.csv`) or the id its path named (`own_id`); none unless each failure spells alike and its value is a scalar
+ * of a field whose name says no credential (the twin spells only what the request itself sent).
+ */
+function spellings(
+  failures: Observation[],
+  answers: { body: unknown }[],
+  pointer: string,
+  idParam: string | null,
+): Spelling[] {
+  if (isCredentialName(keyOf(pointer))) return [];
+  const each = failures.map((o, i) => {
+    const sent = readPointer(bodyOf(o) ?? {}, pointer);
+    if (!scalar(sent)) return null;
+    const own = idParam === null ? null : (o.pathParams[idParam] ?? null);
+    return spellingsOf(answers[i]!.body, String(sent), own);
+  });
+  const first = each[0];
+  if (!first || each.some((x) => x === null || !same(x, first))) return [];
+  return first;
+}
+
+/** The answer with the spelled texts left out (null), to compare answers that spelled other values alike. */
+function withoutTexts(body: unknown, spell: readonly Spelling[]): unknown {
+  if (spell.some((s) => s.pointer === "")) return null;
+  return withAt(
+    body,
+    spell.map((s) => s.pointer),
+    null,
+  );
 }
 
 /**
@@ -309,6 +438,24 @@ function clashPointers(answers: { body: unknown }[], clashes: unknown[]): string
   const each = answers.map((x, i) => idPointers(x.body, clashes[i]));
   const first = each[0] ?? [];
   return each.every((p) => same(p, first)) ? first : [];
+}
+
+/** What a uniqueness rule's explain adds: the id field it is (a rename or a create naming the id), and its spelling. */
+function uniqueNote(a: Anomaly, state: ValidationState | undefined, spell: readonly Spelling[]): string {
+  if (a.kind !== "unique") return "";
+  const target = state?.writes[0]?.target;
+  const id =
+    target && pathOfPointer(a.pointer).length === 1 && keyOf(a.pointer) === target.collection.idField
+      ? target.kind === "create"
+        ? " It is the entity's id, chosen by the client."
+        : " It is the entity's id: a rename onto an id another entity holds."
+      : "";
+  const spelt = spell.flatMap((s) => s.parts).filter((p) => typeof p !== "string");
+  const what = [
+    ...(spelt.some((p) => p.from === "value") ? ["the value the request sends"] : []),
+    ...(spelt.some((p) => p.from === "own_id") ? ["the id its path names"] : []),
+  ].join(" and ");
+  return `${id}${what === "" ? "" : ` The answer spells ${what} where the recorded one spelled its own (${spell.map((s) => s.pointer || "the whole text").join(", ")}).`}`;
 }
 
 /** The kind-specific part of a validation rule, with its explain sentence. */

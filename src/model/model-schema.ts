@@ -1084,8 +1084,10 @@ export const ValidationRuleSchema = z.strictObject({
    * models read) for a field lacking or blank; `type` a value of none of the JSON `types` the successes sent; `null`
    * null where successes sent a value or left it out; `range` a number at or below `below`, or at or above `above`
    * (beyond the lowest or highest a success sent); `stale` (an update) a value other than the one the entity the
-   * path names holds in that field (a revision: every success sent the one it held); `unique` (a create) a value an
-   * entity of the collection (its scope) already holds there (no success sent one held); `sent` the field sent at
+   * path names holds in that field (a revision: every success sent the one it held); `unique` (a create, or an
+   * update: then another entity than the one the path names, of its scope, or of the collection for the id field, a
+   * rename onto a taken id) a value an entity of the collection (its scope) already holds there (no success sent one
+   * held); `sent` the field sent at
    * all, which no success sent and the app's answer names (`must NOT have additional properties: id`).
    */
   kind: z.enum(["type", "null", "range", "stale", "unique", "sent"]).optional(),
@@ -1108,6 +1110,20 @@ export const ValidationRuleSchema = z.strictObject({
    * clashed with (`/data/term_id`); the twin fills them from the entity the request clashes with.
    */
   clash: z.array(z.string()).optional(),
+  /**
+   * With `kind: unique`: texts of `body` (a string at `pointer`; "" a text answer whole) that spelled, in every
+   * recorded refusal alike, the value the request sent in the rule's field (`from: value`) or the id its path named
+   * (`from: own_id`) among literal runs (`File already exists: ` + value). The twin spells the request's own there;
+   * `body` holds the first refusal's text. Absent: the body as recorded (so older models read).
+   */
+  spell: z
+    .array(
+      z.strictObject({
+        pointer: z.string(),
+        parts: z.array(z.union([z.string(), z.strictObject({ from: z.enum(["value", "own_id"]) })])),
+      }),
+    )
+    .optional(),
   below: z.number().optional(),
   above: z.number().optional(),
   explain: z.string(),

@@ -113,7 +113,10 @@ function sameAs(r: ValidationRule, a: unknown, b: unknown): boolean {
   );
 }
 
-/** The entity of the write's scope already holding the sent value in the rule's field (`unique`), or null. */
+/**
+ * The entity of the write's scope already holding the sent value in the rule's field (`unique`), or null. An update
+ * never clashes with the entity its path names (a rename onto its own id, a value it holds itself).
+ */
 function clashing(
   model: Model,
   r: ValidationRule,
@@ -126,12 +129,18 @@ function clashing(
   if (!rule || !c) return null;
   const field = r.entity_field ?? r.field;
   const scope = c.parent ? at.params[c.parent.param] : undefined;
-  for (const e of at.episode.state.collection(c.name).values())
-    if (sameAs(r, e[field], v) && (scope === undefined || String(e[c.parent!.field]) === scope)) return e;
+  const list = at.episode.state.collection(c.name);
+  const self = rule.id_param ? locate(c, list, at.params, rule.id_param) : undefined;
+  for (const e of list.values())
+    if (e !== self && sameAs(r, e[field], v) && (scope === undefined || String(e[c.parent!.field]) === scope))
+      return e;
   return null;
 }
 
-/** The rule's recorded answer, with the clashing entity's id where the app echoed it (`clash`). */
+/**
+ * The rule's recorded answer, with the clashing entity's id where the app echoed it (`clash`), and its texts spelling
+ * the value this request sent and the id its path names where the recorded ones spelled their own (`spell`).
+ */
 function answerOf(
   model: Model,
   r: ValidationRule,
@@ -140,14 +149,37 @@ function answerOf(
   at?: ValidationPlace,
 ): TwinResponse {
   const res = recordedAnswer(r, "validation", tool);
-  if (!r.clash?.length || res.body?.kind !== "json") return res;
   const rule = model.write_rules.find((w) => w.tool_name === r.tool_name);
+  const sent = readPointer(body, r.pointer);
+  if (r.spell?.length) spell(res, r.spell, sent, rule?.id_param ? at?.params[rule.id_param] : undefined);
+  if (!r.clash?.length || res.body?.kind !== "json") return res;
   const c = rule && model.collections.find((x) => x.name === rule.collection);
-  const e = c ? clashing(model, r, readPointer(body, r.pointer), at) : null;
+  const e = c ? clashing(model, r, sent, at) : null;
   const id = e && c ? e[c.id_field] : undefined;
   if (id === undefined) return res;
   for (const p of r.clash) setPointer(res.body.value, p, id);
   return res;
+}
+
+/**
+ * Spells, in the answer's texts, the request's own value and path id where the recorded refusal spelled its own. A
+ * text needing an id the path does not name (a create's) stays as recorded; only what the request sent is spelled.
+ */
+function spell(
+  res: TwinResponse,
+  texts: NonNullable<ValidationRule["spell"]>,
+  sent: unknown,
+  ownId: string | undefined,
+): void {
+  if (typeof sent !== "string" && typeof sent !== "number") return;
+  for (const t of texts) {
+    if (t.parts.some((p) => typeof p !== "string" && p.from === "own_id") && ownId === undefined) continue;
+    const text = t.parts
+      .map((p) => (typeof p === "string" ? p : p.from === "value" ? String(sent) : ownId!))
+      .join("");
+    if (t.pointer === "" && res.body?.kind === "text") res.body = { ...res.body, text };
+    else if (t.pointer !== "" && res.body?.kind === "json") setPointer(res.body.value, t.pointer, text);
+  }
 }
 
 /** Sets the value at an RFC 6901 pointer of a JSON value whose parents exist. */
