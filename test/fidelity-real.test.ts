@@ -173,16 +173,18 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     // 17 -> 18: the rename refused 409 because another file holds the path it sends is learned from the training
     // one (validation-rules.ts, update-scopes.ts): renaming data.csv onto notes.md answers the app's 409 naming
     // notes.md, not the twin's id_taken 501.
-    total: [18, 45],
+    // 18 -> 20: a folder's rename moves the files under it, as the training's read after its rename showed
+    // (descendant-moves.ts): the file's old path answers the app's not-found, its new one is deleted (204).
+    total: [20, 45],
     tools: [
       ["(no route)", 0, 4],
-      ["delete_contents_by_id", 1, 3],
+      ["delete_contents_by_id", 2, 3],
       ["delete_contents_checkpoints_checkpoint_by_content_id", 0, 1],
       ["delete_kernels_by_id", 1, 1],
       ["delete_sessions_by_id", 1, 1],
       ["get_config_tree", 1, 2],
       ["get_contents", 1, 1],
-      ["get_contents_by_id", 2, 16],
+      ["get_contents_by_id", 3, 16],
       ["get_contents_checkpoints_by_content_id", 0, 2],
       ["get_kernels_by_id", 2, 3],
       ["get_sessions_by_id", 2, 2],

@@ -169,7 +169,18 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
     const listed = answer.replace("the entity", "the updated entities in key order");
     return `${method} ${template} updates each ${singular(rule.collection)} whose id the request's "${rule.batch.keys}" lists, from its "${rule.batch.data}", and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;
   }
-  return `${method} ${template} ${verb} one ${singular(rule.collection)}${upsert} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.`;
+  return `${method} ${template} ${verb} one ${singular(rule.collection)}${upsert} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.${descendantsText(rule.descendants)}`;
+}
+
+/** The sentence saying what a rename does to the entities under the renamed one (hierarchical ids), or "". */
+function descendantsText(d: WriteRule["descendants"]): string {
+  if (!d) return "";
+  const under = `entities under it (ids starting with its id and "${d.separator}")`;
+  if (d.moves === true)
+    return ` A rename moves the ${under} with it, their ids and the fields holding them given the new prefix, as the read after a recorded rename showed (records[${d.shown_at}]).`;
+  if (d.moves === false)
+    return ` A rename of one with ${under} is an explained miss: the read at records[${d.shown_at}] showed them not moved with it.`;
+  return ` A rename of one with ${under} is an explained miss: no recorded rename had any, so what the app does with them was never shown.`;
 }
 
 /** The sentence explaining a collection. */

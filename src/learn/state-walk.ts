@@ -12,6 +12,7 @@ import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
+import { type DescendantMove, DescendantWatch, greedySeparator } from "./descendant-moves.js";
 import { type EmbedSource, type FoundEmbed, findEmbeds } from "./embedded-reads.js";
 import type { Observation } from "./endpoint-index.js";
 import { cursorValue, saysMore } from "./query-cursor.js";
@@ -81,6 +82,8 @@ export interface WriteObservation {
   bystander?: string;
   /** For a write by query: the path its query was read under in the collection's query language (none: as it is). */
   queryPrefix?: string[];
+  /** For a rename of an entity with descendants (hierarchical ids): where they moved, and what reads showed of it. */
+  descendants?: DescendantMove;
 }
 
 /**
@@ -336,6 +339,8 @@ class Walk {
   private readonly anonymous = new Map<string, WriteObservation[]>();
   /** Writes by query waiting for the next full list of their scope, by collection and scope. */
   private readonly bystanders = new Map<string, BystanderCheck[]>();
+  /** Descendants a rename moved, waiting for their reads (descendant-moves.ts). */
+  private readonly descendantWatch = new DescendantWatch(readsAfter);
   readonly writes: WriteObservation[] = [];
   readonly queries = new Map<Observation, QueryRead>();
   readonly countReads = new Map<Observation, Map<string, Entity[]>>();
@@ -467,6 +472,7 @@ class Walk {
     read: Observation,
     listed = false,
   ): void {
+    this.descendantWatch.sighting(st, id, e, read, listed ? (st.col.listView?.nulls ?? []) : []);
     const taken = takeReady(this.pending, `${st.col.name}\u0000${id}`, read);
     // A write a list already confirmed keeps that when its entity later goes (a rename, a delete): it only waits
     // for a read showing what the list's view left out.
@@ -1074,6 +1080,11 @@ class Walk {
     // A rename: its read-back is a read of the entity under the id it moved to.
     const moved = target.kind === "merge" || target.kind === "replace" ? movedTo(st, o, answered, id) : null;
     if (id !== null) this.wait(st, moved ?? id, w);
+    if (id !== null) this.descendantWatch.written(st, id);
+    // The entities under a renamed one (hierarchical ids) move with it in the walk's state, until a read says not.
+    const separator = greedySeparator(o.endpoint, target.idParam);
+    if (id !== null && moved !== null && separator !== null)
+      this.descendantWatch.rename(st, w, id, moved, separator);
     if (id !== null && target.kind === "create") {
       const key = `${st.col.name}\u0000${createScope(st, o, answered)}`;
       appendTo(this.namedCreates, key, w);

@@ -12,6 +12,7 @@ import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
 import { pointerOf } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
+import { descendantsRule } from "./descendant-moves.js";
 import type { EndpointGroup } from "./endpoint-index.js";
 import { type FieldContext, inferFieldRule } from "./infer-field-rule.js";
 import { restamped } from "./read-back.js";
@@ -614,6 +615,7 @@ export function learnWrite(
     ...(written.filter ? { by_query: true as const } : {}),
     ...(queryPrefix.length > 0 ? { query_prefix: queryPrefix } : {}),
     fields: fields.fields,
+    ...descendantsRule(group, written, walked),
   };
   return { draft, withheld: null, warnings };
 }

@@ -1004,6 +1004,23 @@ export const WriteRuleSchema = z.strictObject({
     )
     .optional(),
   fields: z.array(z.strictObject({ field: z.string(), rule: FieldRuleSchema })),
+  /**
+   * For an update whose path names its entity by a greedy id (`{id+}`: ids holding `separator`, one entity's id the
+   * start of others'): what the recording showed of the entities under one it renamed (ids starting with the old id
+   * and `separator`). `moves: true`: a read after a recorded rename showed one at the new id with the new prefix, as
+   * moved (the id, and every field holding it or starting with it, rewritten), and no read contradicted that (one
+   * still at its old id, or the new one answering otherwise); the twin then moves them with the entity, in one step.
+   * `moves: false`: a read contradicted it (`shown_at`: that read's record). Absent `moves`: no recorded rename had
+   * any. Unless `moves` is true, a rename of an entity the state holds descendants of is an explained 501 miss.
+   * Absent: ids are not hierarchical, or an older model (a rename moves the entity alone).
+   */
+  descendants: z
+    .strictObject({
+      separator: z.string(),
+      moves: z.boolean().optional(),
+      shown_at: z.number().int().optional(),
+    })
+    .optional(),
   explain: z.string(),
 });
 

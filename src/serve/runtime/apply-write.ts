@@ -20,6 +20,7 @@ import {
   explainUnsentFields,
 } from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
+import { applyDescendants, planDescendants } from "./move-descendants.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 
 /** The entity as an answer shows it: itself (frozen, from the state), or a copy without what it leaves out. */
@@ -343,8 +344,19 @@ export function applyWrite(
     episode.id_sequences = before.sequences;
     return explainIdTaken(c.name, rule.tool_name, String(newId));
   }
+  // A rename in a hierarchy: the entities under the entity move with it in the same step, or the rename is refused.
+  const plan =
+    taken !== null && (typeof newId === "string" || typeof newId === "number")
+      ? planDescendants(c, list, rule, taken, String(newId))
+      : { moves: [] };
+  if ("refused" in plan) {
+    episode.clock_ms = before.clock;
+    episode.id_sequences = before.sequences;
+    return plan.refused;
+  }
   if (rule.kind === "create" || creates) list.append(entity);
   else list.put(at.id, entity, at.nth);
+  applyDescendants(list, plan);
   const res = creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
   return withWarnings(res, guessed, defaulted);
 }

@@ -613,10 +613,12 @@ export function missAnswer(
   if (id !== undefined && c.malformed_id && !fitsIdKind(id, c.id_kind))
     return namingAnswer(c.malformed_id, c.malformed_id_id, id, rule);
   // No read listed the collection whole: an id the recording never showed absent may exist in the app.
-  if (id !== undefined && c.unlisted && !list.wasDeleted(id) && !missingInRecording(c.unlisted, id))
+  // An id the episode deleted or moved to another (a rename) is known absent.
+  const left = id !== undefined && (list.wasDeleted(id) || list.wasMovedAway(id));
+  if (id !== undefined && c.unlisted && !left && !missingInRecording(c.unlisted, id))
     return explainUnlisted(rule, c.name, id);
   // A path under a folder no read listed whole (and the episode did not make): it may exist in the app.
-  if (id !== undefined && c.tree?.listed && !list.wasDeleted(id) && !folderKnown(c.tree, list, id))
+  if (id !== undefined && c.tree?.listed && !left && !folderKnown(c.tree, list, id))
     return explainUnlisted(rule, c.name, id);
   const gone = id !== undefined && (list.wasDeleted(id) || goneInRecording(c, id));
   if (write && !gone && c.write_not_found)

@@ -137,6 +137,25 @@ describe("CollectionState", () => {
     expect(state.get(String(model[1]!.id))).toEqual(model[1]);
   });
 
+  it("knows an id a put moved to another one as moved away, until an entity holds it again", () => {
+    const state = new CollectionState("files", "path", new SeedCollection([{ path: "a" }, { path: "a/b" }]));
+    state.put("a/b", { path: "c/b" });
+    expect([state.wasMovedAway("a/b"), state.wasDeleted("a/b"), state.get("c/b")]).toEqual([
+      true,
+      false,
+      { path: "c/b" },
+    ]);
+    const snap = state.snapshot();
+    state.append({ path: "a/b" });
+    expect([state.wasMovedAway("a/b"), snap.wasMovedAway("a/b"), state.wasMovedAway("a")]).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    state.reset();
+    expect(state.wasMovedAway("a/b")).toBe(false);
+  });
+
   it("holds every entity deeply frozen, and never changes the seed", () => {
     const seed = [{ id: 1, tags: ["a"] }];
     const shared = new SeedCollection(seed);

@@ -163,6 +163,8 @@ export class CollectionState {
   private ids = new Map<string, IdSlots | null>();
   /** Ids this episode deleted and has not made again (O(deletes)): a read of one gets the app's "gone" answer. */
   private gone = new Set<string>();
+  /** Ids a put gave another id (a rename, a move with an ancestor) and none holds now: known absent, not unlisted. */
+  private movedAway = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -264,6 +266,7 @@ export class CollectionState {
     if (was !== now) {
       if (was !== null) this.setSlots(was, withoutSlot(this.slotsOf(was)!, slot));
       if (now !== null) this.setSlots(now, withSlot(this.slotsOf(now), slot));
+      if (was !== null && this.slotsOf(was) === null) this.movedAway.add(was);
     }
     return entity;
   }
@@ -293,6 +296,7 @@ export class CollectionState {
     this.deleted = new DeletedSlots();
     this.ids = new Map();
     this.gone = new Set();
+    this.movedAway = new Set();
   }
 
   /** True when the seed (the recording's state at its end) holds an entity with this id. */
@@ -305,6 +309,11 @@ export class CollectionState {
     return this.gone.has(id) && this.slotsOf(id) === null;
   }
 
+  /** True when this episode moved the entity with this id to another id (a rename) and holds none with it now. */
+  wasMovedAway(id: string): boolean {
+    return this.movedAway.has(id) && this.slotsOf(id) === null;
+  }
+
   /** A copy frozen in time (O(changes)): later writes here do not show in it. */
   snapshot(): CollectionState {
     const copy = new CollectionState(this.name, this.idField, this.seed);
@@ -313,6 +322,7 @@ export class CollectionState {
     copy.deleted = this.deleted.copy();
     copy.ids = new Map(this.ids);
     copy.gone = new Set(this.gone);
+    copy.movedAway = new Set(this.movedAway);
     return copy;
   }
 

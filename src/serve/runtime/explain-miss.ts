@@ -410,3 +410,31 @@ export function explainQueryWrite(
     endpoint.tool_name,
   );
 }
+
+/**
+ * The 501 for a rename of an entity the state holds descendants of (hierarchical ids), where the recording never
+ * showed them moving with a renamed one (`refutedAt`: the read that showed them otherwise).
+ */
+export function explainUnmovedDescendants(
+  collection: string,
+  tool: string,
+  id: string,
+  count: number,
+  refutedAt: number | undefined,
+): TwinResponse {
+  const held = `${count} entit${count === 1 ? "y" : "ies"} of ${collection} under it`;
+  const why =
+    refutedAt === undefined
+      ? "the recording never showed what happens to the entities under a renamed one"
+      : `the recording showed the entities under a renamed one not moved with it (records[${refutedAt}])`;
+  return explainedAnswer(
+    501,
+    {
+      error: "unknown_descendants",
+      message: `${tool} would rename ${JSON.stringify(id)}, which has ${held}; ${why}, so the twin does not guess whether they move, stay or go`,
+      id,
+    },
+    "miss",
+    tool,
+  );
+}

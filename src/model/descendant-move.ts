@@ -1,0 +1,30 @@
+/**
+ * Hierarchical ids (`projects/reports/q4.txt` under `projects/reports`): what a rename of an entity does to the
+ * entities under it when they move with it. One definition for both sides, so what serve writes on a rename is
+ * exactly what learning checked against the reads after a recorded one (learn/descendant-moves.ts).
+ */
+import type { Entity } from "./model-schema.js";
+
+/** True when `id` lies under `parent` (it starts with the parent's id and the separator). */
+export function isUnder(id: string, parent: string, separator: string): boolean {
+  return id.length > parent.length + separator.length && id.startsWith(parent + separator);
+}
+
+/** The value with the prefix `from` (the whole value, or it and the separator) replaced by `to`; else as it is. */
+export function movedValue(value: string, from: string, to: string, separator: string): string {
+  if (value === from) return to;
+  return value.startsWith(from + separator) ? to + value.slice(from.length) : value;
+}
+
+/**
+ * A descendant as it stands once its ancestor `from` is renamed `to`: its id and every top-level string field that
+ * holds the old id, the ancestor's, or starts with the ancestor's and the separator (a `path` equal to the id, a
+ * `parent` naming the ancestor) carry the new prefix. Values derived from the id's last segment (a name, a media
+ * type) stay, as that segment does; everything else is kept.
+ */
+export function movedEntity(e: Entity, from: string, to: string, separator: string): Entity {
+  const out: Entity = {};
+  for (const [k, v] of Object.entries(e))
+    out[k] = typeof v === "string" ? movedValue(v, from, to, separator) : v;
+  return out;
+}
