@@ -48,7 +48,6 @@ import { itemFieldsConfirmed } from "./item-fields.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
 import { findCacheBusters, withoutCacheBusters } from "./query-cache-busters.js";
-import { servedVariant } from "./query-variants.js";
 import { buildReplays, collectionModel, pageSizeParams } from "./read-model.js";
 import { referenceTables } from "./reference-tables.js";
 import { apiWords } from "./referenced-formats.js";
@@ -74,6 +73,7 @@ import { writeNotFound } from "./write-misses.js";
 import { assembleWriteRules } from "./write-rule-assembly.js";
 import { type LearnOptions, learnWrite, type WriteJudgement } from "./write-rules.js";
 import { findWriteTargets, isWriteMethod, type WriteTarget } from "./write-targets.js";
+import { type ServedVariant, servedVariants, withQueryVariants } from "./write-variants.js";
 
 /** What learning found: the model, the seed, and the counts and warnings coverage reports. */
 export interface Learned {
@@ -108,6 +108,7 @@ function judgeWrites(
   opts: LearnOptions,
   warnings: LearnWarning[],
   variants: Map<EndpointGroup, EndpointGroup>,
+  moreVariants: Map<EndpointGroup, ServedVariant[]>,
 ): Map<EndpointGroup, WriteJudgement> {
   const writesByGroup = new Map<EndpointGroup, WriteObservation[]>();
   for (const w of walked) {
@@ -124,12 +125,13 @@ function judgeWrites(
     const walkedOf = writesByGroup.get(g) ?? [];
     const j = learnWrite(g, target, walkedOf, opts, readRoutes);
     warnings.push(...j.warnings);
-    // A route whose query picks what it does: the one variant every read-back confirms (query-variants.ts).
-    const variant =
+    // A route whose query picks what it does: each variant its own read-backs confirm (write-variants.ts).
+    const [variant, ...more] =
       j.withheld?.reason === "read_back_disagrees"
-        ? servedVariant(g, target, walkedOf, opts, readRoutes)
-        : null;
+        ? servedVariants(g, target, walkedOf, opts, readRoutes)
+        : [];
     if (variant) variants.set(g, variant.group);
+    if (more.length > 0) moreVariants.set(g, more);
     judged.set(g, variant ? { ...variant.judgement, warnings: j.warnings } : j);
   }
   return judged;
@@ -704,6 +706,7 @@ export function learn(
   const categories = categoryFields(walk);
   // The routes served for one query only (query-variants.ts): their observations of that query.
   const queryServed = new Map<EndpointGroup, EndpointGroup>();
+  const moreVariants = new Map<EndpointGroup, ServedVariant[]>();
   const judged = judgeWrites(
     groups,
     targets,
@@ -712,6 +715,7 @@ export function learn(
     { ...opts, session, defaults, guesses, derived, categories, tables },
     warnings,
     queryServed,
+    moreVariants,
   );
   const acknowledged = acknowledgeWrites(judged, ordered, found);
   // Writes at a fixed path no collection explains may change a singleton document read there (singletons.ts).
@@ -781,6 +785,7 @@ export function learn(
             target: targets.get(group.key)!,
             rule: j.draft,
             ...(queryServed.has(group) ? { variant: queryServed.get(group)! } : {}),
+            ...(moreVariants.has(group) ? { siblings: true as const } : {}),
           },
         ]
       : [],
@@ -803,7 +808,29 @@ export function learn(
       maxPresentBefore: w.maxPresentBefore,
     })),
   );
-  const rules = assembleWriteRules(served, targeted, sequences, known, policy);
+  // The other served variants of a route, each assembled in its place (its own query guards it).
+  const others: ServedWrite[] = [...moreVariants].flatMap(([group, vs]) =>
+    vs.map((v) => ({
+      group,
+      target: targets.get(group.key)!,
+      rule: v.judgement.draft!,
+      variant: v.group,
+      siblings: true as const,
+    })),
+  );
+  const rules = assembleWriteRules(served, targeted, sequences, known, policy, others);
+  for (const [group, vs] of moreVariants) {
+    const main = rules.get(group);
+    if (!main) continue;
+    const rest = served.filter((w) => w.group !== group);
+    const extra = others
+      .filter((w) => w.group === group)
+      .map((w) => assembleWriteRules([...rest, w], targeted, sequences, known, policy, others).get(group)!);
+    rules.set(
+      group,
+      withQueryVariants(group, [queryServed.get(group)!, ...vs.map((v) => v.group)], [main, ...extra]),
+    );
+  }
   for (const d of singletons) for (const [g, v] of d.writes) if (v.rule) rules.set(g, v.rule);
   const recorded = singletonEndpoints(
     countEndpoints(endpointModels(groups, found, targets, judged, rules, signIns, acknowledged), counted),

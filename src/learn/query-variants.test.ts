@@ -28,13 +28,13 @@ const purge = (id: number, query: string): RecordSpec[] => [
 ];
 
 describe("a write whose query picks what it does", () => {
-  it("serves the variant every read-back confirms under its own query, and explains the other", () => {
+  it("serves each variant its read-backs confirm under its own query: a trash without it, a delete with it", () => {
     const { model, seed, coverage } = learnSpecs([...seedReads, ...trash(1), ...purge(1, "?force=true")]);
     const rule = model.write_rules.find((r) => r.tool_name === "delete_comments_by_id")!;
     expect([rule.kind, rule.query]).toEqual(["delete", [{ param: "force", values: ["true"] }]]);
-    expect(rule.explain).toContain(
-      "The recorded DELETE /api/comments/{id} with another query (records[2]) did another thing its read-back showed",
-    );
+    expect(rule.query_variants?.map((v) => [v.kind, v.query])).toEqual([["merge", undefined]]);
+    expect(rule.explain).toContain("With another query: DELETE /api/comments/{id} updates one comment");
+    expect(rule.explain).toContain("Served only without a query.");
     expect(coverage.writes.withheld).toEqual([]);
     const ep = createEpisode(model, seed, { episodeId: "variants" });
     const gone = handleRequest(
@@ -44,13 +44,29 @@ describe("a write whose query picks what it does", () => {
     );
     expect(gone.status).toBe(200);
     expect(handleRequest(model, ep, twinRequest("GET", "/api/comments/2")).status).toBe(404);
-    // The trash the recording showed is no rule of the twin: the DELETE without the query is explained, not applied.
-    expect(handleRequest(model, ep, twinRequest("DELETE", "/api/comments/3")).status).toBe(501);
+    // Without the query: the trash the recording showed, an update of the entity's status.
+    const trashed = handleRequest(model, ep, twinRequest("DELETE", "/api/comments/3"));
+    expect([trashed.status, trashed.served_by, trashed.body]).toEqual([
+      200,
+      "state",
+      { kind: "json", value: c(3, "trash") },
+    ]);
+    expect(handleRequest(model, ep, twinRequest("GET", "/api/comments/3")).body).toEqual({
+      kind: "json",
+      value: c(3, "trash"),
+    });
+    // A value of the query no recording showed is an explained miss, and changes nothing.
+    const unknown = handleRequest(
+      model,
+      ep,
+      twinRequest("DELETE", "/api/comments/3", null, [["force", "maybe"]]),
+    );
+    expect(unknown.status).toBe(501);
     expect(handleRequest(model, ep, twinRequest("GET", "/api/comments/3")).status).toBe(200);
   });
 
-  it("rightly withholds the route when no variant's read-back confirms it, saying the app kept the entity", () => {
-    const { coverage } = learnSpecs([...seedReads, ...trash(1), ...trash(2, "?force=false")]);
+  it("rightly withholds the route when deletes of one query are read back both kept and gone, saying so", () => {
+    const { coverage } = learnSpecs([...seedReads, ...trash(1), ...purge(2, "")]);
     expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
       [
         "delete_comments_by_id",

@@ -139,8 +139,14 @@ export function judgeReadBack(
       deletedLater = true;
       w.result = e === null ? "confirmed" : "disagrees";
       w.mismatch = e === null ? null : idField;
-      // The app kept the entity it deleted (a trash, a status): the read is noted for the hint.
+      // The app kept the entity it deleted (a trash, a status): the read is noted for the hint, and the entity it
+      // showed, for learning the delete as an update of what changed (write-rules.ts). What changed there is this
+      // delete's doing: an earlier write is not judged by it.
       if (e !== null && at !== null) w.mismatchAt = at;
+      if (e !== null) {
+        w.keptAs = e;
+        for (const k of Object.keys(e)) if (!w.pre || !same(w.pre[k], e[k], false)) claimed.add(k);
+      }
       continue;
     }
     if (e === null) {

@@ -23,6 +23,8 @@ export interface ServedWrite {
   rule: WriteDraft;
   /** For a route served for one query only (query-variants.ts): its observations of that query. */
   variant?: EndpointGroup;
+  /** Other variants of the route are served too (write-variants.ts): its explain() says nothing it leaves out. */
+  siblings?: true;
 }
 
 type FromRequest = Extract<FieldRule, { kind: "from_request" }>;

@@ -72,6 +72,11 @@ export interface WriteObservation {
   shownAfter?: number;
   /** For `disagrees` on a field no later write set: the record index of that read-back. */
   mismatchAt?: number;
+  /**
+   * For a delete the read after it still showed (`disagrees` as a delete): the entity that read showed. The app kept
+   * it (a trash, a status): write-rules.ts may learn the delete as an update of what changed there.
+   */
+  keptAs?: Entity;
   expect: Map<string, { value: unknown; loose: boolean }>;
   /**
    * For a write by query whose entities the walk could not tell: its scope was never listed whole before it

@@ -49,6 +49,11 @@ export interface HintContext {
   bystander?: string;
   /** For `read_back_disagrees` of a delete: the read after it (`readAt`) still showed the entity it deleted. */
   kept?: boolean;
+  /**
+   * For `unexplained_field` of a delete learned as an update (the read after it, `readAt`, still showed the entity):
+   * `field` changed from a value to one holding it (`"contact"` → `"contact__trashed"`), built from its own earlier value.
+   */
+  rebuilt?: { from: unknown; to: unknown };
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -91,6 +96,8 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
           : `${w} changes no collection the recording read: if it writes entities, record a GET of their list${c.readBack === null ? "" : ` (such as ${c.readBack})`} before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,
     unexplained_field: () => {
       const g = c.gap;
+      if (c.rebuilt && c.readAt !== undefined)
+        return `The read after ${w} (records[${c.readAt}]) still shows the entity it deleted, so the delete is learned as an update of what changed there, but "${c.field}" changed from ${JSON.stringify(c.rebuilt.from)} to ${JSON.stringify(c.rebuilt.to)}, a value built from what it held before: the twin has no rule that builds a field from its own earlier value (a constant would give every entity this one's value), so no recording can close this gap: the write stays withheld`;
       if (c.ambiguous === "counter_or_constant")
         return `Field "${c.field}" in ${w} was the highest value seen in its scope + 1 in the only ${w} recorded, which a counter and a constant both fit; record another ${w}, followed by a ${read}, so its value shows which`;
       if (c.ambiguous === "scoped_constant_id")

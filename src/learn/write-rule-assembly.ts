@@ -72,9 +72,13 @@ export function assembleWriteRules(
   idSequences: Readonly<Record<string, number>>,
   known: ReadonlySet<string> = new Set(),
   policy: ReusePolicy | null = null,
+  /** The other served variants of routes in `served` (write-variants.ts): their deletes free ids too. */
+  variants: readonly ServedWrite[] = [],
 ): Map<EndpointGroup, WriteRule> {
   const widened = widenSettable(served, targeted);
-  const deleted = new Set(served.filter((w) => w.rule.kind === "delete").map((w) => w.rule.collection));
+  const deleted = new Set(
+    [...served, ...variants].filter((w) => w.rule.kind === "delete").map((w) => w.rule.collection),
+  );
   return new Map(
     served.map((w) => {
       const own = widened.get(w) ?? w.rule.fields;
@@ -97,7 +101,7 @@ export function assembleWriteRules(
       const explain =
         explainWrite(rule, w.group.method, w.group.template) +
         writeQueryText(query) +
-        (w.variant ? variantText(w.group, w.variant, query !== undefined) : "");
+        (w.variant && !w.siblings ? variantText(w.group, w.variant, query !== undefined) : "");
       return [w.group, { ...rule, explain }];
     }),
   );

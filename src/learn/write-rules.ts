@@ -160,6 +160,49 @@ function confirmedWrites(
 }
 
 /**
+ * A delete the app answers by keeping its entity (a trash, an archive, a status): every read after a recorded delete
+ * still showed the entity, so it is learned as what it is, an update of the fields that changed there (`merge`, each
+ * field judged by the field rules like any update's, the read-back as the entity after). Null when any delete was
+ * read back gone, or none was read back, or a delete answered otherwise than 2xx: those are judged as deletes.
+ */
+export function softDeletes(
+  target: WriteTarget | null,
+  walked: WriteObservation[],
+): { confirmed: WriteObservation[]; target: WriteTarget; createdStatus?: number } | null {
+  if (target?.kind !== "delete" || target.filter || target.batch || !target.collection.item) return null;
+  const judged = walked.filter((w) => w.result !== "unconfirmed");
+  if (judged.length === 0 || !judged.every((w) => w.keptAs !== undefined && w.obs.status < 300)) return null;
+  const updates: WriteTarget = { ...target, kind: "merge" };
+  return {
+    target: updates,
+    confirmed: judged.map((w) => ({ ...w, target: updates, result: "confirmed", readBack: w.keptAs! })),
+  };
+}
+
+/**
+ * The first field of a delete learned as an update whose one value (a constant) holds, as text, what the field held
+ * before the delete (`slug` "contact" → "contact__trashed"): the app built it from the entity's own earlier value,
+ * which no field rule of the twin does, and the constant would give every entity this one's value. With the read
+ * that showed it, for the hint; null when none.
+ */
+function rebuiltFrom(
+  fields: WriteDraft["fields"],
+  confirmed: WriteObservation[],
+): { field: string; kept: true; readAt: number; rebuilt: { from: unknown; to: unknown } } | null {
+  for (const { field, rule } of fields) {
+    if (rule.kind !== "constant" || typeof rule.value !== "string") continue;
+    const to = rule.value;
+    const w = confirmed.find((x) => {
+      const from = x.pre?.[field];
+      return typeof from === "string" && from !== "" && from !== to && to.includes(from);
+    });
+    if (w)
+      return { field, kept: true, readAt: w.mismatchAt ?? w.obs.index, rebuilt: { from: w.pre![field], to } };
+  }
+  return null;
+}
+
+/**
  * A replace (PUT) whose status tells a create from a replace: every write to an id the recording had never shown
  * answered one status, every write to an entity it held answered another. That create status, else null.
  */
@@ -554,7 +597,9 @@ export function learnWrite(
   if (refused) return { draft: null, withheld: refused, warnings: [] };
   const warnings = failedWrites(group);
   const no = (w: Withheld): WriteJudgement => ({ draft: null, withheld: w, warnings });
-  const judged = confirmedWrites(target, walked, base);
+  const soft = softDeletes(target, walked);
+  if (soft) base.readBack = readBackOf(group, soft.target, readRoutes);
+  const judged = soft ?? confirmedWrites(target, walked, base);
   if ("withheld" in judged) return no(judged.withheld);
   const { confirmed, target: written } = judged;
   if (written.replaceAll) {
@@ -584,6 +629,8 @@ export function learnWrite(
   );
   const fields = fieldRules(written, confirmed, contexts, opts, base);
   if ("withheld" in fields) return no(fields.withheld);
+  const rebuilt = soft ? rebuiltFrom(fields.fields, soft.confirmed) : null;
+  if (rebuilt) return no(withheld("unexplained_field", { ...base, ...rebuilt }));
   // A write by query reads its query under one prefix in every confirmed observation, or its rule is unknown.
   const prefixes = new Set(confirmed.map((w) => JSON.stringify(w.queryPrefix ?? [])));
   if (written.filter && prefixes.size > 1)

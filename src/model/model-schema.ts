@@ -934,7 +934,8 @@ export const WriteResponseSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
-export const WriteRuleSchema = z.strictObject({
+/** The fields of a write rule, shared by a route's rule and its `query_variants`. */
+const writeRuleShape = {
   tool_name: z.string(),
   kind: z.enum(["create", "replace", "merge", "delete"]),
   /**
@@ -1022,6 +1023,17 @@ export const WriteRuleSchema = z.strictObject({
     })
     .optional(),
   explain: z.string(),
+};
+
+export const WriteRuleSchema = z.strictObject({
+  ...writeRuleShape,
+  /**
+   * The route's rules for the other queries its recorded writes sent, each guarded by its own `query` and confirmed
+   * by its own read-backs (WordPress trashes a comment a `DELETE` without a query asks it to, an update of its
+   * `status`, and deletes it for good under `force=true`): a request is served by the first rule, this one's or a
+   * variant's, whose query it fits; one fitting none is an explained miss. Absent: one rule for the route.
+   */
+  query_variants: z.array(z.strictObject(writeRuleShape)).optional(),
 });
 
 /** A recorded body: parsed JSON, text, or base64. */

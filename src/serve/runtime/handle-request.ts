@@ -7,7 +7,7 @@
  */
 import { understoodQueryParams } from "../../model/collection-query.js";
 import { itemQueryFields } from "../../model/item-fields.js";
-import type { Acknowledged, Collection, Entity, Model, Replay } from "../../model/model-schema.js";
+import type { Acknowledged, Collection, Entity, Model, Replay, WriteRule } from "../../model/model-schema.js";
 import { queryKey } from "../../model/query-key.js";
 import { project } from "../../model/query-language.js";
 import { applyWrite } from "./apply-write.js";
@@ -166,8 +166,9 @@ function serveFrom(
       : (staleMiss(model, req) ??
           explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name)));
   }
-  const rule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
-  if (!rule) return null;
+  const routeRule = model.write_rules.find((w) => w.tool_name === ep.tool_name);
+  if (!routeRule) return null;
+  const rule = queryVariant(routeRule, req.query, credentialParams(model));
   // A write by query is named by its query: the filter selects what it writes (apply-write.ts).
   if (rule.by_query)
     return (
@@ -184,6 +185,19 @@ function serveFrom(
     refuseUnlearnedFields(ep, c, list, rule, req, m.params) ??
     applyWrite(model, episode, c, rule, req, m.params)
   );
+}
+
+/**
+ * The rule of a route whose recorded writes did one thing per query (`query_variants`): the first, the route's own
+ * or a variant, whose recorded query the request fits; the route's own when none does (its miss then names it).
+ */
+function queryVariant(
+  rule: WriteRule,
+  query: TwinRequest["query"],
+  credentials: ReadonlySet<string>,
+): WriteRule {
+  if (!rule.query_variants || unlearnedWriteQuery(rule, query, credentials).length === 0) return rule;
+  return rule.query_variants.find((v) => unlearnedWriteQuery(v, query, credentials).length === 0) ?? rule;
 }
 
 /**
