@@ -134,14 +134,14 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   "redmine/review": {
-    total: [22, 41],
+    total: [24, 41],
     tools: [
       ["delete_projects_by_id", 1, 1],
       ["delete_time_entries_by_id", 1, 1],
       ["get_enumerations_time_entry_activities_json", 1, 1],
       ["get_issue_statuses_json", 1, 1],
       ["get_issues_by_id", 0, 3],
-      ["get_issues_json", 0, 7],
+      ["get_issues_json", 2, 7],
       ["get_memberships_by_id", 1, 1],
       ["get_projects_by_id", 3, 3],
       ["get_projects_json", 1, 2],
@@ -177,7 +177,7 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     // (descendant-moves.ts): the file's old path answers the app's not-found, its new one is deleted (204).
     total: [20, 45],
     tools: [
-      ["(no route)", 0, 4],
+      ["(no route)", 0, 3],
       ["delete_contents_by_id", 2, 3],
       ["delete_contents_checkpoints_checkpoint_by_content_id", 0, 1],
       ["delete_kernels_by_id", 1, 1],
@@ -189,6 +189,7 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["get_kernels_by_id", 2, 3],
       ["get_sessions_by_id", 2, 2],
       ["patch_contents_by_id", 2, 2],
+      ["post_contents_by_id", 0, 1],
       ["post_contents_checkpoints_by_content_id", 0, 1],
       ["post_contents_checkpoints_checkpoint_by_content_id", 0, 1],
       ["post_kernels", 1, 1],

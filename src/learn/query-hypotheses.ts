@@ -12,6 +12,7 @@
 import type { Entity, QuerySegment } from "../model/model-schema.js";
 import { type CursorCodec, decodeCursor } from "../model/query-cursor.js";
 import {
+  compareValues,
   countOf,
   directionOf,
   FIELD_OP_SEPARATORS,
@@ -50,6 +51,11 @@ export interface QueryRead {
   cursor?: CursorCodec;
   /** The page size the app answers a read that sets none with, when it cuts plain lists. */
   defaultLimit?: number;
+  /**
+   * True when no whole list of the scope was seen around the read: `base` is the entities the walk knew then (some
+   * may be missing), in no order the app showed. Answer order is then evidence only of what the read sorts.
+   */
+  partial?: boolean;
 }
 
 /** One candidate meaning of one leaf. `key` names the syntax it stands for across reads. */
@@ -73,6 +79,12 @@ export type Meaning =
       path: string[];
       term: string;
       caseSensitive: boolean;
+      /**
+       * The fields the parameter's own name gives (`subject`, `title` → `title.rendered`, `project_id` →
+       * `project.id`), when it names any: such a parameter speaks of those, so it searches only them (`project_id=docs`
+       * is no search of `project.name` "Docs Site"). Absent for a name that is no field (`q`, `search`).
+       */
+      named?: string[];
       /** Filled by aggregation: the fields this read's explanation searched, and those it must not. */
       seen?: { fields: string[]; bad: string[] };
     }
@@ -359,6 +371,7 @@ export function leafCandidates(leaf: QueryLeaf, sample: Entity[], cursor?: Curso
   const id = cursor && typeof leaf.value === "string" ? decodeCursor(cursor, leaf.value) : null;
   if (cursor && id !== null)
     out.push({ kind: "cursor", key: `cursor|${pathText(leaf.path)}`, path: leaf.path, id, codec: cursor });
+  const named = resolveField(leaf.path[leaf.path.length - 1]!, sample);
   if (typeof leaf.value === "string" && leaf.value.trim() !== "")
     for (const caseSensitive of [false, true])
       out.push({
@@ -367,6 +380,7 @@ export function leafCandidates(leaf: QueryLeaf, sample: Entity[], cursor?: Curso
         path: leaf.path,
         term: leaf.value,
         caseSensitive,
+        ...(named.length > 0 ? { named } : {}),
       });
   out.push(...sortCandidates(leaf, sample));
   const dir = directionOf(leaf.value);
@@ -395,12 +409,19 @@ const idOf = (e: Entity, idField: string) => {
   return typeof v === "string" || typeof v === "number" ? String(v) : null;
 };
 
+/** The text fields of an entity a search meaning may search: those its parameter's name gives, if it names any. */
+function searchable(e: Entity, m: Extract<Meaning, { kind: "search" }>): string[] {
+  const fields = textFields(e);
+  return m.named ? fields.filter((f) => m.named!.includes(f)) : fields;
+}
+
 /** The candidates that can hold for this read on their own: a filter or search keeping every answered entity, a sort the answer follows. */
 function plausible(m: Meaning, read: QueryRead, answeredFull: (Entity | null)[]): boolean {
   const known = answeredFull.filter((e): e is Entity => e !== null);
   if (m.kind === "filter") return known.every((e) => valuePasses(fieldValue(e, m.field), m.op, m.values));
   if (m.kind === "word") return known.every((e) => fieldValue(e, m.field) === m.equals);
-  if (m.kind === "search") return known.every((e) => searchPasses(e, textFields(e), m.term, m.caseSensitive));
+  if (m.kind === "search")
+    return known.every((e) => searchPasses(e, searchable(e, m), m.term, m.caseSensitive));
   if (m.kind === "sort") {
     if (known.length !== read.answer.length) return true;
     // Each term's direction may come from a companion parameter: only check that some direction fits the first term.
@@ -414,6 +435,44 @@ function plausible(m: Meaning, read: QueryRead, answeredFull: (Entity | null)[])
     return read.answer.every((a) => Object.keys(a).every((k) => names.has(k) || m.syntax === "keys"));
   }
   return true;
+}
+
+/** Per sorted row, the index of its run of rows equal in every term (ties share one). */
+function tieRanks(sorted: Entity[], terms: { field: string }[]): number[] {
+  let rank = 0;
+  return sorted.map((e, k) => {
+    if (
+      k > 0 &&
+      terms.some((t) => compareValues(fieldValue(sorted[k - 1]!, t.field), fieldValue(e, t.field)) !== 0)
+    )
+      rank++;
+    return rank;
+  });
+}
+
+/** True when a cut at position `at` falls between two tied rows. */
+const splitsTie = (ranks: number[], at: number) => at > 0 && at < ranks.length && ranks[at - 1] === ranks[at];
+
+/**
+ * The rows reordered as the answer lists them within each run of tied rows (the app's order among them is not
+ * known), or null when a run does not hold the same entities as the answer at those places.
+ */
+function inAnswerOrder(rows: Entity[], ranks: number[], answer: Entity[], idField: string): Entity[] | null {
+  if (rows.length !== answer.length) return null;
+  const out: Entity[] = [];
+  for (let a = 0; a < rows.length; ) {
+    let b = a;
+    while (b < rows.length && ranks[b] === ranks[a]) b++;
+    const byId = new Map(rows.slice(a, b).map((e) => [idOf(e, idField), e]));
+    for (const want of answer.slice(a, b)) {
+      const e = byId.get(idOf(want, idField));
+      if (!e) return null;
+      byId.delete(idOf(want, idField));
+      out.push(e);
+    }
+    a = b;
+  }
+  return out;
 }
 
 /** Runs one combination; returns the explanation when its result is exactly the answer. */
@@ -445,7 +504,7 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
     if (m.kind !== "search") continue;
     const answered = rows.filter((e) => answerIds.has(idOf(e, read.idField)));
     const good = new Set(
-      answered.flatMap((e) => textFields(e).filter((f) => searchPasses(e, [f], m.term, m.caseSensitive))),
+      answered.flatMap((e) => searchable(e, m).filter((f) => searchPasses(e, [f], m.term, m.caseSensitive))),
     );
     const bad = hasPage
       ? new Set<string>()
@@ -462,6 +521,8 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
     rows = next;
   }
   if (read.total !== null && read.total !== rows.length) return null;
+  // Per row of a partial read, its place in the order the read gives (equal: tied, in the app's unknown order).
+  let ranks: number[] | null = read.partial ? rows.map(() => 0) : null;
   const sorts = meanings.flatMap((m, i) => (m.kind === "sort" ? [[m, i] as const] : []));
   const dirs = meanings.flatMap((m, i) => (m.kind === "direction" ? [[m, i] as const] : []));
   if (sorts.length > 1 || dirs.length > 1 || (dirs.length === 1 && sorts.length === 0)) return null;
@@ -471,7 +532,11 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
     if (dir !== null && s.terms.some((t) => t.direction !== null)) return null;
     const terms = s.terms.map((t) => ({ field: t.field, direction: t.direction ?? dir ?? ("asc" as const) }));
     const sorted = sortEntities(rows, terms);
-    decisive[i] = sorted.some((e, k) => e !== rows[k]);
+    if (ranks) {
+      // The list order is unknown: only the order the sort itself gives is evidence, its ties are not.
+      ranks = tieRanks(sorted, terms);
+      decisive[i] = new Set(ranks).size > 1;
+    } else decisive[i] = sorted.some((e, k) => e !== rows[k]);
     if (dirs[0]) decisive[dirs[0][1]] = decisive[i]!;
     rows = sorted;
   }
@@ -487,7 +552,9 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
     const [c, i] = cursors[0];
     const at = rows.findIndex((e) => idOf(e, read.idField) === c.id);
     if (at < 0 || offsets.length > 0) return null;
+    if (ranks && splitsTie(ranks, at + 1)) return null;
     rows = rows.slice(at + 1);
+    ranks = ranks?.slice(at + 1) ?? null;
     decisive[i] = true;
   }
   let start = 0;
@@ -499,7 +566,12 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
     } else start = (o as { n: number }).n;
     decisive[i] = start > 0 && rows.length > 0;
   }
-  const paged = rows.slice(start, limit === undefined ? undefined : start + limit);
+  const end = limit === undefined ? rows.length : start + limit;
+  // A page cut through entities the read left in the app's (unknown) order: which of them it shows is not evidence.
+  if (ranks && (splitsTie(ranks, start) || splitsTie(ranks, end))) return null;
+  const cut = rows.slice(start, end);
+  const paged = ranks ? inAnswerOrder(cut, ranks.slice(start, end), read.answer, read.idField) : cut;
+  if (paged === null) return null;
   // A limit decides when it cut, or when it answered otherwise than the default page size would have.
   if (limits[0])
     decisive[limits[0][1]] =

@@ -90,8 +90,20 @@ function contradicted<O>(reads: Analysed<O>[], alive: Set<string>): Set<string> 
       // A word of this value may select (`status_id=closed`): the leaf does not speak against the filter syntax
       // other names follow (`project_id=1`), as a value that changed nothing does not.
       const word = [...used].some((k) => k.startsWith("word|"));
+      // A value spelling its operator (`subject=~login`) was read by it: it does not speak against the plain
+      // equality of the same pattern (`status_id=2`), which a value with no operator symbol keeps.
+      const spelt = [...used].flatMap((k) => {
+        const at = k.indexOf("|value_op:");
+        return k.startsWith("filter|") && at > 0 ? [`${k.slice(0, at)}|eq|`] : [];
+      });
       for (const k of a.cands[i]!)
-        if (alive.has(k) && !used.has(k) && !(word && k.startsWith("filter|")) && !a.foreign[i]!.has(k))
+        if (
+          alive.has(k) &&
+          !used.has(k) &&
+          !(word && k.startsWith("filter|")) &&
+          !spelt.some((p) => k.startsWith(p)) &&
+          !a.foreign[i]!.has(k)
+        )
           out.add(k);
     });
   }

@@ -142,6 +142,40 @@ function learnWithEnvelopeParam(
   };
 }
 
+/**
+ * The collection's query rules, learned from its reads judged against the walk's known entities (`partial`) only
+ * when some read showed it whole: a plain list, a read that only sorted, or a read the rules themselves explain as
+ * only sorting or changing nothing whose envelope total counts exactly what it shows (the app said nothing else
+ * matched; with no total, an answer may be a page the app cut, or its no-effect reading only held for want of
+ * other entities to drop). Else which entities the app
+ * holds beyond those seen is unknown, so a filtered read answered from the state would be a guess: the rules are
+ * learned again without those reads, which then replay or miss.
+ */
+function learnSeenWhole(
+  st: CollectionState,
+  queries: Map<Observation, QueryRead>,
+  plainKeys: Set<string>,
+  changed: ReadonlySet<string>,
+): ReturnType<typeof chooseOrder> {
+  const got = learnWithEnvelopeParam(st, queries, plainKeys, changed);
+  if (st.listedScopes.size > 0 || st.sortedScopes.size > 0) return got;
+  const mine = st.col.list.observations.filter((o) => queries.get(o)?.partial);
+  if (mine.length === 0) return got;
+  const whole = mine.some((o) => {
+    const read = queries.get(o)!;
+    return (
+      got.learned.explained.has(o) &&
+      read.answer.length > 0 &&
+      read.total !== null &&
+      read.total === read.answer.length &&
+      changesNothing(got.learned.rules, o, true)
+    );
+  });
+  if (whole) return got;
+  const judged = new Map([...queries].filter(([, r]) => !r.partial));
+  return learnWithEnvelopeParam(st, judged, plainKeys, changed);
+}
+
 /** The collection's model and which of its list reads the state serves. */
 export function collectionModel(
   st: CollectionState,
@@ -156,7 +190,7 @@ export function collectionModel(
   const c = st.col;
   const defaultFilter = st.defaultFilter();
   const plainKeys = envelopeKeys(c.list.observations.filter((o) => o.query.length === 0));
-  const { order: pick, learned, also } = learnWithEnvelopeParam(st, queries, plainKeys, changed);
+  const { order: pick, learned, also } = learnSeenWhole(st, queries, plainKeys, changed);
   const { filters, pagination } = learned;
   const stateServed = new Set<Observation>();
   for (const o of c.list.observations)
@@ -220,7 +254,7 @@ export function collectionModel(
           tree: {
             separator: "/",
             children_key: c.tree.childrenKey,
-            ...treeRoot(c),
+            ...treeRoot(c, (o) => learned.explained.has(o) && changesNothing(learned.rules, o)),
             listed: { folders: [...st.listedScopes].sort(), missing: absentIds(st, misses) },
           },
         }
@@ -354,14 +388,39 @@ function cursorFields(cursor: CursorLeaf | undefined): NonNullable<Collection["e
 }
 
 /**
- * The root folder of a tree whose list answers are it (see `tree.root` in the model): every plain list answer an
- * object holding the id field as "" and the children under the children key. The last such answer (time order),
- * its children emptied, or nothing.
+ * True when the query rules read every parameter of the read as changing nothing (`type=directory` confirmed as no
+ * effect): its answer is the plain list's; with `sorts`, in the order a sort gives.
  */
-function treeRoot(c: FoundCollection): { root?: Entity } {
+function changesNothing(rules: Query["rules"], o: Observation, sorts = false): boolean {
+  const planned = planQuery({ rules, default_filter: [] }, queryLeaves(o.query), []);
+  if ("unlearned" in planned) return false;
+  const p = planned.plan;
+  return (
+    p.filters.length === 0 &&
+    p.searches.length === 0 &&
+    (sorts || p.sort === null) &&
+    p.limit === null &&
+    p.offset === 0 &&
+    p.page === null &&
+    p.projection === null &&
+    p.after === null &&
+    p.envelope === undefined
+  );
+}
+
+/**
+ * The root folder of a tree whose list answers are it (see `tree.root` in the model): every plain list answer (or
+ * one whose parameters the rules confirmed change nothing, `plainLike`) an object holding the id field as "" and the
+ * children under the children key. The last such answer (time order), its children emptied, or nothing.
+ */
+function treeRoot(c: FoundCollection, plainLike: (o: Observation) => boolean): { root?: Entity } {
   if (!c.tree || c.envelope.kind !== "object" || c.envelope.items_key !== c.tree.childrenKey) return {};
   const plain = c.list.observations.filter(
-    (o) => o.status >= 200 && o.status < 300 && o.query.length === 0 && o.response.kind === "json",
+    (o) =>
+      o.status >= 200 &&
+      o.status < 300 &&
+      (o.query.length === 0 || plainLike(o)) &&
+      o.response.kind === "json",
   );
   const bodies = plain.map((o) => (o.response.kind === "json" ? o.response.value : undefined));
   const isRoot = (b: unknown) =>

@@ -257,6 +257,7 @@ function queryRead(
   o: Observation,
   answer: Entity[],
   total: number | null,
+  partial = false,
 ): QueryRead {
   const byId = new Map<string, Entity>();
   for (const e of answer) {
@@ -278,6 +279,7 @@ function queryRead(
     total,
     idField: st.col.idField,
     defaultFilter: [],
+    ...(partial ? { partial: true } : {}),
     ...(st.col.cursor ? { cursor: st.col.cursor.codec } : {}),
     ...(st.col.defaultLimit !== undefined ? { defaultLimit: st.col.defaultLimit } : {}),
   };
@@ -403,7 +405,7 @@ class Walk {
   /** Takes one observation into the walk: a list read, an item read, or a write. */
   observe(o: Observation): void {
     if (!SAFE_METHODS.has(o.method)) {
-      this.unjudged.clear();
+      this.judgeKnown();
       this.lastWrite = o;
     }
     const listState = o.method === "GET" ? this.byList.get(o.endpoint.key) : undefined;
@@ -705,6 +707,24 @@ class Walk {
     for (const r of this.unjudged.get(key) ?? [])
       this.queries.set(r.o, queryRead(st, scope, r.o, r.entities, r.total));
     this.unjudged.delete(key);
+  }
+
+  /**
+   * The query reads of scopes no whole list showed in their run of reads (since the last write): judged against the
+   * entities the walk knows of the scope at the end of that run (`partial`). Reads change nothing, so every entity
+   * the run's reads showed, or the walk knew before and no read showed gone, was there at each of them, as the
+   * run's last reads showed it (issue 3 first listed by the run's fourth read was there at its first). Entities no
+   * read showed may be missing: such a read is judged as a sample of the scope (`QueryRead.partial`). Called at a
+   * write and at the walk's end.
+   */
+  judgeKnown(): void {
+    for (const [key, reads] of this.unjudged) {
+      const st = this.states.get(key.split("\u0000")[0]!)!;
+      const scope = key.slice(key.indexOf("\u0000") + 1);
+      if (st.listedScopes.has(scope) || st.sortedScopes.has(scope)) continue;
+      for (const r of reads) this.queries.set(r.o, queryRead(st, scope, r.o, r.entities, r.total, true));
+    }
+    this.unjudged.clear();
   }
 
   /** A query read of a scope: judged against the scope's state when the recording listed it whole before. */
@@ -1113,6 +1133,7 @@ export function walkState(
 ): WalkResult {
   const walk = new Walk(collections, targets, ordered, pageSizes, resolve, orderings);
   for (const o of ordered) walk.observe(o);
+  walk.judgeKnown();
   return {
     states: walk.states,
     writes: walk.writes,
