@@ -28,6 +28,8 @@ export class CollectionState {
   maxInt: number | null = null;
   /** Scope → field → the highest integer value of that field ever seen in the scope (counter detection). */
   readonly scopeMax = new Map<string, Map<string, number>>();
+  /** Per scope, the ids recorded creates made since its last full list, in the order they were made. */
+  private readonly createdSince = new Map<string, string[]>();
   /** Remaining list-order candidates: "insertion", "field:<name>:asc|desc". */
   orderCandidates: Set<string> | null = null;
   /**
@@ -141,6 +143,13 @@ export class CollectionState {
     if (order && at >= 0) order.splice(at, 1);
   }
 
+  /** Notes an entity a recorded create made (its answer named the id): insertion order lists it after those before. */
+  noteCreated(scope: string, id: string): void {
+    const made = this.createdSince.get(scope) ?? [];
+    if (!made.includes(id)) made.push(id);
+    this.createdSince.set(scope, made);
+  }
+
   /** The scope's entities in list order. */
   list(scope: string): Entity[] {
     return (this.scopes.get(scope) ?? []).map((id) => this.entities.get(id)!).filter(Boolean);
@@ -168,8 +177,11 @@ export class CollectionState {
   applyFullList(scope: string, listed: Entity[], sorted = false): string[] {
     const before = this.scopes.get(scope) ?? [];
     const ids = listed.map((e) => this.idOf(e)).filter((id): id is string => id !== null);
-    // A read the request sorted shows the membership, not the app's own list order.
-    if (!sorted) this.checkOrder(before, ids, listed);
+    // A read the request sorted shows the membership, not the app's own list order. Entities recorded creates made
+    // since come after the ones the state held, in the order they were made: what insertion order would list.
+    const made = (this.createdSince.get(scope) ?? []).filter((id) => !before.includes(id));
+    if (!sorted) this.checkOrder(made.length > 0 ? [...before, ...made] : before, ids, listed);
+    this.createdSince.delete(scope);
     this.noteDefaultValues(listed);
     const keep = new Set(ids);
     const missing = before.filter((id) => !keep.has(id));
@@ -333,6 +345,8 @@ export class CollectionState {
   }
 
   private checkOrder(before: string[], ids: string[], listed: Entity[]): void {
+    // An empty list names no fields: the candidates wait for a list that shows some.
+    if (listed.length === 0) return;
     if (!this.orderCandidates) {
       const fields = Object.keys(listed[0] ?? {}).filter((k) => listed.every((e) => isScalar(e[k])));
       this.orderCandidates = new Set([

@@ -148,6 +148,22 @@ describe("list order", () => {
     });
   });
 
+  it("judges insertion order by the creates made since the last list, even after an empty one", () => {
+    // Created 1 then 2, listed newest first: insertion order (2 after 1) is refuted, a field order proven.
+    const one = term(1, "A", "2026-03-01T10:00:00Z");
+    const two = term(2, "B", "2026-03-01T11:00:00Z");
+    expect(orderOf([list([]), ...create(one), ...create(two), list([two, one])])).toEqual({
+      kind: "field",
+      field: "at",
+      direction: "desc",
+      also: ["name desc", "id desc"],
+    });
+    // Listed oldest first, insertion order stands.
+    expect(orderOf([list([]), ...create(one), ...create(two), list([one, two])])).toEqual({
+      kind: "insertion",
+    });
+  });
+
   it("never proves a field whose values tie (a constant sorts every way): newest id first is all it shows", () => {
     const seed = [
       { id: 2, name: "N", kind: "x" },

@@ -196,6 +196,15 @@ export function collectionModel(
   for (const o of c.list.observations)
     if (o.query.length === 0 || learned.explained.has(o)) stateServed.add(o);
   if (c.item) for (const o of c.item.observations) if (o.query.length === 0) stateServed.add(o);
+  const orderShown =
+    st.listedScopes.size > 0 ||
+    pick !== "insertion" ||
+    c.list.observations.some((o) => {
+      const read = queries.get(o);
+      if (!read || read.partial || read.answer.length < 2 || !learned.explained.has(o)) return false;
+      const planned = planQuery({ rules: learned.rules, default_filter: [] }, queryLeaves(o.query), []);
+      return !("unlearned" in planned) && planned.plan.sort === null;
+    });
   const [, field, dir] = pick.split(":");
   const list_order: Collection["list_order"] =
     pick === "insertion"
@@ -260,6 +269,7 @@ export function collectionModel(
         }
       : {}),
     list_order,
+    ...(orderShown || c.tree || c.itemOnly ? {} : { order_unconfirmed: true as const }),
     filters,
     pagination,
     not_found: nf ? canned(nf) : null,

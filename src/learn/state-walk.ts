@@ -1094,6 +1094,8 @@ class Walk {
           : writeExpectations(o, answered, st.col.itemEnvelope, st.col.listView?.nulls),
     };
     if (id !== null && target.kind === "create") st.noteId(answered?.[st.col.idField]);
+    if (id !== null && target.kind === "create" && o.status >= 200 && o.status < 300)
+      st.noteCreated(createScope(st, o, answered), id);
     if (id !== null && answered && st.col.idField in answered) {
       st.lastKnown.set(id, answered);
       st.lastAnswer.set(id, answered);

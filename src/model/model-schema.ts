@@ -426,6 +426,14 @@ export const CollectionSchema = z.strictObject({
       also: z.array(z.string()).optional(),
     }),
   ]),
+  /**
+   * Set when no recorded read showed the app's own order of the collection (src/learn/read-model.ts): it was never
+   * listed plainly, and no read without a sort answered two or more of it in an order the twin's state was judged
+   * against (its entities were known only from filtered, sorted or partial reads). A read the twin would answer with
+   * two or more entities in that unknown order, sorted by no confirmed rule, is then an explained miss
+   * (`unconfirmed_order`), never the twin's own order passed off as the app's. Absent: the order was shown.
+   */
+  order_unconfirmed: z.literal(true).optional(),
   filters: z.array(z.strictObject({ param: z.string(), field: z.string(), kind: z.literal("equals") })),
   pagination: z.strictObject({ limit_param: z.string(), offset_param: z.string() }).nullable(),
   /** The app's answer to an item read of an unknown id, when recorded. */

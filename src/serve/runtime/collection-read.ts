@@ -26,7 +26,12 @@ import {
 import { withoutPointers } from "../../util/entity-view.js";
 import { pathOfPointer } from "../../util/json-pointer.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainMalformedId, explainUnknownFields, explainUnlisted } from "./explain-miss.js";
+import {
+  explainMalformedId,
+  explainUnconfirmedOrder,
+  explainUnknownFields,
+  explainUnlisted,
+} from "./explain-miss.js";
 import { renderedView } from "./header-variant.js";
 import { nonNegativeInt, queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
@@ -132,6 +137,7 @@ export function listRead(
 ): TwinResponse {
   if (wholeInOrder(c, params, query)) {
     const { rows, total } = pageInPlace(c, list, query);
+    if (unknownOrder(c, null, total)) return explainUnconfirmedOrder(rule, c.name, total);
     // A collection the app pages by default answers its first page (query-cursor.ts).
     if (c.default_limit !== undefined && rows.length > c.default_limit)
       return listAnswer(c, rows.slice(0, c.default_limit), total, rule, query, c.default_limit, path, true);
@@ -150,6 +156,7 @@ export function listRead(
     const limit = nonNegativeInt(queryValue(query, c.pagination.limit_param));
     rows = rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
+  if (unknownOrder(c, null, total)) return explainUnconfirmedOrder(rule, c.name, total);
   if (c.default_limit !== undefined && rows.length > c.default_limit)
     return listAnswer(c, rows.slice(0, c.default_limit), total, rule, query, c.default_limit, path, true);
   return listAnswer(c, rows, total, rule, query, legacyLimit(c, query), path);
@@ -167,7 +174,7 @@ export function queryRead(
   rule: string,
   /** The request's path, for a `Link` header (none without it). */
   path = "",
-): TwinResponse | { unlearned: string[]; why: string | null } {
+): TwinResponse | { unlearned: string[]; why: string | null; miss?: TwinResponse } {
   const unscoped = !c.tree && (!c.parent || params[c.parent.param] === undefined);
   // Only the parent scope applies here: the query is the plan's to read.
   let rows: Entity[] | null = unscoped ? null : scoped(list, c, params);
@@ -192,6 +199,9 @@ export function queryRead(
     const more = end !== undefined && end < list.size;
     const past = domains.length > 0 ? pageVerdict(domains, leaves, plan.offset, list.size) : null;
     if (past) return refusedOrOpen([past], [], query, rule);
+    const cut =
+      plan.limit !== null || plan.offset > 0 ? list.size : "ambiguous" in page ? 0 : page.rows.length;
+    if (unknownOrder(c, plan.sort, cut)) return unorderedMiss(c, query, rule, cut);
     if (!("ambiguous" in page)) {
       const adds = addedLeaves(plan, query, {
         total: list.size,
@@ -222,6 +232,9 @@ export function queryRead(
     };
   const past = domains.length > 0 ? pageVerdict(domains, leaves, plan.offset, ran.total) : null;
   if (past) return refusedOrOpen([past], [], query, rule);
+  // The entities the order decides: those on the page, or the matches a page was cut from.
+  const ordered = plan.limit !== null || plan.offset > 0 || plan.after !== null ? ran.total : ran.rows.length;
+  if (unknownOrder(c, plan.sort, ordered)) return unorderedMiss(c, query, rule, ordered);
   const adds = addedLeaves(plan, query, () => ({
     total: ran.total,
     count: ran.rows.length,
@@ -240,6 +253,28 @@ export function queryRead(
     plan.offset,
     adds.values,
   );
+}
+
+/**
+ * True when the answer would show `count` entities in the app's own order, which no recorded read showed
+ * (`order_unconfirmed`) and no requested sort decides.
+ */
+function unknownOrder(c: Collection, sort: readonly unknown[] | null, count: number): boolean {
+  return c.order_unconfirmed === true && (sort === null || sort.length === 0) && count >= 2;
+}
+
+/** A query read left open by the unknown order: the recorded read is replayed if there is one, else the miss. */
+function unorderedMiss(
+  c: Collection,
+  query: [string, string][],
+  rule: string,
+  count: number,
+): { unlearned: string[]; why: string | null; miss: TwinResponse } {
+  return {
+    unlearned: [...new Set(query.map(([k]) => k))],
+    why: null,
+    miss: explainUnconfirmedOrder(rule, c.name, count),
+  };
 }
 
 /**

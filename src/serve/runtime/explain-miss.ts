@@ -187,6 +187,24 @@ export function explainUnlisted(tool: string, name: string, id?: string): TwinRe
   );
 }
 
+/**
+ * The 501 for a list read the twin would answer with several entities in the app's own order, which no recorded
+ * read showed (`order_unconfirmed`: the collection was only ever read filtered, sorted or in part).
+ */
+export function explainUnconfirmedOrder(tool: string, name: string, count: number): TwinResponse {
+  return explainedAnswer(
+    501,
+    {
+      error: "unconfirmed_order",
+      message: `${tool}: this read answers ${count} of ${name} in the app's own order, and no read in the recording showed that order (${name} was only read filtered, sorted or in part), so the twin does not pass its own order off as the app's`,
+      hint: `Record a plain read of the ${name} list (no query parameters) holding two or more of them, or sort this read by a parameter the recording confirmed, then rebuild the bundle.`,
+      collection: name,
+    },
+    "miss",
+    tool,
+  );
+}
+
 const ID_KINDS = { int: "an integer", uuid: "a UUID", string: "a text" } as const;
 
 /**

@@ -119,6 +119,7 @@ function serveFrom(
     return hit
       ? replayed(model, episode, hit, req)
       : (staleMiss(model, req) ??
+          read.miss ??
           explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why));
   }
   if (projection) {
