@@ -177,7 +177,11 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     // notes.md, not the twin's id_taken 501.
     // 18 -> 20: a folder's rename moves the files under it, as the training's read after its rename showed
     // (descendant-moves.ts): the file's old path answers the app's not-found, its new one is deleted (204).
-    total: [20, 45],
+    // 20 -> 24: `?type=` and `?format=` on an item read are learned as assertions on the entity's field
+    // (item-assertions.ts): a folder read with `?content=0&type=directory` and a created folder's `?type=directory`
+    // answer the item read, a created file's `?format=text` too, and `data.csv?type=directory` the recorded 400
+    // spelling data.csv where the training's spelled notes.md.
+    total: [24, 45],
     tools: [
       ["(no route)", 0, 3],
       ["delete_contents_by_id", 2, 3],
@@ -186,7 +190,7 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
       ["delete_sessions_by_id", 1, 1],
       ["get_config_tree", 1, 2],
       ["get_contents", 1, 1],
-      ["get_contents_by_id", 3, 16],
+      ["get_contents_by_id", 7, 16],
       ["get_contents_checkpoints_by_content_id", 0, 2],
       ["get_kernels_by_id", 2, 3],
       ["get_sessions_by_id", 2, 2],

@@ -60,8 +60,12 @@ function unlearnedQuery(
     if (r.tool_name !== e.tool_name) continue;
     const at = r.path_and_query.indexOf("?");
     const query: [string, string][] = at < 0 ? [] : [...new URLSearchParams(r.path_and_query.slice(at + 1))];
+    // An item read's parameters learned as assertions on a field (item-assertions.ts) have their meaning.
+    const asserted = new Set((c.item_assertions ?? []).map((a) => a.param));
     const names =
-      e.kind === "list" ? unlearnedQueryParams(c, query, sample) : [...new Set(query.map(([k]) => k))];
+      e.kind === "list"
+        ? unlearnedQueryParams(c, query, sample)
+        : [...new Set(query.map(([k]) => k))].filter((k) => !asserted.has(k));
     for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
   }
   return [...counts.entries()]

@@ -44,6 +44,7 @@ import { reusePolicy, sequenceStarts } from "./id-sequences.js";
 import { inferNotFound } from "./inferred-not-found.js";
 import { inferSiblingQueries, siblingInputs } from "./inferred-queries.js";
 import { inferItemRoutes } from "./inferred-routes.js";
+import { learnItemAssertions } from "./item-assertions.js";
 import { itemFieldsConfirmed } from "./item-fields.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
@@ -318,7 +319,7 @@ function updatedFields(writes: WalkResult["writes"], collection: string): Set<st
 }
 
 /** The collections as the walk left them: their models, seed entities, id sequences, and the reads state serves. */
-function collectionStates(walk: WalkResult) {
+function collectionStates(walk: WalkResult, ordered: readonly Observation[]) {
   const collections: Collection[] = [];
   const stateServed = new Set<Observation>();
   const seed: SeedState = { collections: {} };
@@ -331,6 +332,16 @@ function collectionStates(walk: WalkResult) {
       ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
       : [];
     if (projections.length > 0) m.collection.item_projections = projections;
+    // Item-read parameters that assert a field of the entity (`?type=file`), judged beside those projections.
+    const assertions = st.col.item
+      ? learnItemAssertions(st.col.item, st.col.itemEnvelope, {
+          held: walk.itemQueries,
+          ordered,
+          projections,
+          ...(st.col.missStatuses ? { missStatuses: st.col.missStatuses } : {}),
+        })
+      : [];
+    if (assertions.length > 0) m.collection.item_assertions = assertions;
     if (
       st.col.item &&
       itemFieldsConfirmed(m.collection.query, st.col.item, st.col.itemEnvelope, walk.itemQueries)
@@ -742,7 +753,7 @@ export function learn(
         othersBefore,
       }),
     );
-  const states = collectionStates(walk);
+  const states = collectionStates(walk, ordered);
   const { stateServed, seed, idSequences } = states;
   // Query meanings a sibling collection confirmed, labelled inferred (inferred-queries.ts); none with infer: false.
   const collections = infer

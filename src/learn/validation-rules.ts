@@ -322,7 +322,7 @@ export function learnValidations(group: EndpointGroup, state?: ValidationState):
   return rules;
 }
 
-type Spelling = NonNullable<ValidationRule["spell"]>[number];
+export type Spelling = NonNullable<ValidationRule["spell"]>[number];
 type Part = Spelling["parts"][number];
 
 /** The path parameter naming the entity an endpoint's writes update, or null (a create, or none recorded). */
@@ -381,7 +381,7 @@ function spelled(text: string, value: string, own: string | null): Part[] | null
 }
 
 /** The texts of one answer (its string leaves, or a text answer whole) spelling the sent value or the own id. */
-function spellingsOf(body: unknown, value: string, own: string | null): Spelling[] {
+export function spellingsOf(body: unknown, value: string, own: string | null): Spelling[] {
   const out: Spelling[] = [];
   const walk = (v: unknown, at: string, depth: number): void => {
     if (depth > 6) return;
@@ -420,7 +420,7 @@ function spellings(
 }
 
 /** The answer with the spelled texts left out (null), to compare answers that spelled other values alike. */
-function withoutTexts(body: unknown, spell: readonly Spelling[]): unknown {
+export function withoutTexts(body: unknown, spell: readonly Spelling[]): unknown {
   if (spell.some((s) => s.pointer === "")) return null;
   return withAt(
     body,

@@ -413,6 +413,46 @@ export const CollectionSchema = z.strictObject({
       }),
     )
     .optional(),
+  /**
+   * Item-read query parameters the recording confirmed as an assertion on a field of the entity
+   * (`GET /api/contents/notes.md?type=file`): every accepted read with the parameter answered the entity the plain item
+   * read would (other parameters as their learned meaning: a projection) and its `fields` equalled the value sent,
+   * and every refused one met an entity whose `fields` differed. Several `fields` when they agreed on every recorded
+   * read. A matching request is the item read without the parameter; a mismatching one is the refusal recorded for
+   * that value (`refusals`, its texts spelling the path's id where the recorded one spelled its own), else an
+   * explained miss. Absent when none (so older models read).
+   */
+  item_assertions: z
+    .array(
+      z.strictObject({
+        param: z.string(),
+        fields: z.array(z.string()),
+        /** The values the accepted reads sent, sorted. */
+        values: z.array(z.string()),
+        refusals: z.array(
+          z.strictObject({
+            value: z.string(),
+            status: z.number().int(),
+            content_type: z.string().nullable(),
+            /** The first refusal's body. */
+            body: z.unknown(),
+            /** Texts of `body` spelling the entity's id (`from: own_id`), as validation rules spell them. */
+            spell: z
+              .array(
+                z.strictObject({
+                  pointer: z.string(),
+                  parts: z.array(
+                    z.union([z.string(), z.strictObject({ from: z.enum(["value", "own_id"]) })]),
+                  ),
+                }),
+              )
+              .optional(),
+          }),
+        ),
+        explain: z.string(),
+      }),
+    )
+    .optional(),
   list_order: z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("insertion") }),
     z.strictObject({

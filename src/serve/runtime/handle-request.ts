@@ -23,6 +23,7 @@ import {
   explainWithheld,
 } from "./explain-miss.js";
 import { variantAnswer, variantOf, variantServes, variantView } from "./header-variant.js";
+import { assertedRead } from "./item-assertion.js";
 import { queryForm } from "./json-text.js";
 import { recordedAnswer } from "./recorded-answer.js";
 import { refuseBody, refuseRequest } from "./refuse-request.js";
@@ -121,6 +122,20 @@ function serveFrom(
       : (staleMiss(model, req) ??
           read.miss ??
           explainUnlearnedQuery(req, ep, read.unlearned, replayVariants(model, ep.tool_name), read.why));
+  }
+  // Parameters asserting a field of the entity (`?type=file`): the item read where it holds, the recorded refusal
+  // where it does not, else the exact recorded request or an explained miss.
+  if (ep.kind === "item" && c.item_assertions && req.query.length > 0) {
+    const idParam = m.route.params[m.route.params.length - 1] ?? "";
+    const read = assertedRead(c, list, m.params, idParam, req.query, ep.tool_name);
+    if (read && "answer" in read) return read.answer;
+    if (read) {
+      const hit = findReplay(model, req);
+      return hit
+        ? replayed(model, episode, hit, req)
+        : (staleMiss(model, req) ??
+            explainUnlearnedQuery(req, ep, [read.undecided], replayVariants(model, ep.tool_name), read.why));
+    }
   }
   if (projection) {
     const idParam = m.route.params[m.route.params.length - 1] ?? "";

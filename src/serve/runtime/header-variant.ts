@@ -62,6 +62,7 @@ export function variantView(c: Collection, v: Variant): Collection {
       list_view: _v,
       counts: _c,
       item_projections: _p,
+      item_assertions: _a,
       not_found_id: _n,
       gone: _g,
       gone_id: _gi,

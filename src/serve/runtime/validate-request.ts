@@ -165,7 +165,7 @@ function answerOf(
  * Spells, in the answer's texts, the request's own value and path id where the recorded refusal spelled its own. A
  * text needing an id the path does not name (a create's) stays as recorded; only what the request sent is spelled.
  */
-function spell(
+export function spell(
   res: TwinResponse,
   texts: NonNullable<ValidationRule["spell"]>,
   sent: unknown,
