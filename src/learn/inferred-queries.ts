@@ -99,6 +99,38 @@ function groupOf(c: Collection, input: SiblingInput | undefined): string | null 
 
 const present = (sample: Entity[], field: string) => sample.some((e) => fieldValue(e, field) !== undefined);
 
+/**
+ * A parameter the sibling's list envelope answers back (`echoes`: `{"limit": 2}` for `limit=2`) is answered back by
+ * this collection's too, where its plain answers held that key at the sibling's default (`limit: 25` as a constant):
+ * the echo is noted in `echoes` to be carried with the rule. Refused where this collection's envelope holds the key
+ * at another value, or echoes another parameter there: its answers would then say a page the twin did not give.
+ */
+function echoCarried(
+  sibling: Collection,
+  c: Collection,
+  param: string,
+  echoes: Map<string, { param: string; default: unknown }>,
+): { ok: true } | { why: string } {
+  if (sibling.envelope.kind !== "object") return { ok: true };
+  for (const [key, echo] of Object.entries(sibling.envelope.echoes ?? {})) {
+    if (echo.param !== param) continue;
+    if (c.envelope.kind !== "object") continue;
+    const mine = c.envelope.echoes?.[key];
+    if (mine) {
+      if (mine.param === param) continue;
+      return { why: `${sibling.name} answers ${param} back in ${key}, where ${c.name}'s answers echo ${mine.param}` };
+    }
+    if (!(key in c.envelope.constants)) continue;
+    const held = c.envelope.constants[key];
+    if (JSON.stringify(held) !== JSON.stringify(echo.default))
+      return {
+        why: `${sibling.name} answers ${param} back in ${key} (${JSON.stringify(echo.default)} when unset), where every ${c.name} answer held ${JSON.stringify(held)}`,
+      };
+    echoes.set(key, { param, default: echo.default });
+  }
+  return { ok: true };
+}
+
 /** The rule carried over to a sibling's entities, or a reason it cannot be. */
 function carry(r: Inferable, from: string, to: string, sample: Entity[]): Inferable | { why: string } {
   const inferred = { from };
@@ -249,6 +281,8 @@ export function inferSiblingQueries(
           ]);
     const added: Inferable[] = [];
     const refused: Refusal[] = [];
+    // Envelope keys the siblings answer a carried parameter back in (`limit: 2`), carried with it.
+    const echoes = new Map<string, { param: string; default: unknown }>();
     // A direction parameter another sibling's sort carries is that sort's, never a parameter of its own here.
     for (const [, offers] of [...offered].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const first = offers[0]!;
@@ -273,11 +307,25 @@ export function inferSiblingQueries(
         refused.push({ param, kind: first.rule.kind, from: first.from, reason: why });
         continue;
       }
+      const echo = echoCarried(siblings.find((s) => s.name === first.from)!, c, param, echoes);
+      if ("why" in echo) {
+        refused.push({ param, kind: first.rule.kind, from: first.from, reason: echo.why });
+        continue;
+      }
       added.push(carried);
     }
     if (added.length === 0 && refused.length === 0) return c;
+    const envelope =
+      echoes.size > 0 && c.envelope.kind === "object"
+        ? {
+            ...c.envelope,
+            constants: Object.fromEntries(Object.entries(c.envelope.constants).filter(([k]) => !echoes.has(k))),
+            echoes: { ...(c.envelope.echoes ?? {}), ...Object.fromEntries(echoes) },
+          }
+        : c.envelope;
     return {
       ...c,
+      envelope,
       query: {
         ...c.query,
         rules: [...c.query.rules, ...added],
