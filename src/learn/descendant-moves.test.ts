@@ -35,13 +35,14 @@ const rename = (specs: RecordSpec[]) =>
   learnSpecs(specs).model.write_rules.find((r) => r.tool_name === "patch_files_by_id")!;
 
 describe("descendants of a renamed entity", () => {
-  it("gives a descendant the new prefix in its id and every field holding it, keeping the rest", () => {
-    const e = { path: "docs/sub/a.md", parent: "docs/sub", top: "docs", note: "docs are here", size: 3 };
-    expect(movedEntity(e, "docs", "notes", "/")).toEqual({
+  it("gives a descendant the new prefix in its id and the fields holding its own id, keeping every other value", () => {
+    // A text naming a path under the old folder, or the folder itself, is what the entity holds, not where it is.
+    const e = { path: "docs/sub/a.md", parent: "docs/sub", content: "docs/guide.md", top: "docs", size: 3 };
+    expect(movedEntity(e, "docs", "notes", "/", "docs/sub/a.md")).toEqual({
       path: "notes/sub/a.md",
-      parent: "notes/sub",
-      top: "notes",
-      note: "docs are here",
+      parent: "docs/sub",
+      content: "docs/guide.md",
+      top: "docs",
       size: 3,
     });
   });
@@ -68,6 +69,14 @@ describe("descendants of a renamed entity", () => {
       content: unknown[];
     };
     expect(folderNow.content).toEqual([file("archive/a.md", null)]);
+    // Into itself: never recorded, so the explained 501 and nothing moves.
+    const into = handleRequest(model, ep, send("PATCH", "/api/files/archive", { path: "archive/sub" }));
+    expect([into.status, into.served_by, (json(into) as { error: string }).error]).toEqual([
+      501,
+      "miss",
+      "unknown_descendants",
+    ]);
+    expect(handleRequest(model, ep, send("GET", "/api/files/archive/a.md")).status).toBe(200);
   });
 
   it("refuses the move where a read after the rename still showed one at its old path (the rule rightly refused)", () => {

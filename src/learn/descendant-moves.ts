@@ -57,7 +57,7 @@ export class DescendantWatch {
     const move: DescendantMove = { from, to, ids };
     w.descendants = move;
     for (const id of ids) {
-      const moved = movedEntity(st.entities.get(id)!, from, to, separator);
+      const moved = movedEntity(st.entities.get(id)!, from, to, separator, id);
       st.remove(id);
       st.upsert(moved);
       const key = `${st.col.name}\u0000`;

@@ -51,3 +51,39 @@ describe("query meanings inferred from a sibling collection", () => {
     expect(q.refused_inferences).toBeUndefined();
   });
 });
+
+describe("an inferred page rule's envelope echo", () => {
+  const env = (key: string, list: unknown[], limit: number) => ({
+    [key]: list,
+    total_count: list.length,
+    limit,
+  });
+  const wrapped: RecordSpec[] = [
+    { path: "/api/items", status: 200, res: env("items", items, 25) },
+    { path: "/api/items?limit=1", status: 200, res: { ...env("items", [items[0]], 1), total_count: 3 } },
+    {
+      path: "/api/items?limit=2",
+      status: 200,
+      res: { ...env("items", items.slice(0, 2), 2), total_count: 3 },
+    },
+  ];
+  const twinOf = (specs: RecordSpec[]) =>
+    learnModel(buildEvidence(specs)).model.collections.find((c) => c.name === "tags")!;
+
+  it("is carried with the rule where the sibling's plain answers held the sibling's default there", () => {
+    const tagsOf = twinOf([...wrapped, { path: "/api/tags", status: 200, res: env("tags", tags, 25) }]);
+    expect(tagsOf.query!.rules.find((r) => r.kind === "limit")).toMatchObject({
+      inferred: { from: "items" },
+    });
+    expect(tagsOf.envelope).toMatchObject({ echoes: { limit: { param: "limit", default: 25 } } });
+    expect(tagsOf.envelope.kind === "object" && "limit" in tagsOf.envelope.constants).toBe(false);
+  });
+
+  it("rightly refuses the rule where this collection's answers held that key at another value", () => {
+    const tagsOf = twinOf([...wrapped, { path: "/api/tags", status: 200, res: env("tags", tags, 100) }]);
+    expect(tagsOf.query!.rules.some((r) => r.kind === "limit")).toBe(false);
+    expect(tagsOf.query!.refused_inferences?.map((r) => [r.param, r.reason])).toEqual([
+      ["limit", "items answers limit back in limit (25 when unset), where every tags answer held 100"],
+    ]);
+  });
+});

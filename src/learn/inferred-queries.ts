@@ -118,7 +118,9 @@ function echoCarried(
     const mine = c.envelope.echoes?.[key];
     if (mine) {
       if (mine.param === param) continue;
-      return { why: `${sibling.name} answers ${param} back in ${key}, where ${c.name}'s answers echo ${mine.param}` };
+      return {
+        why: `${sibling.name} answers ${param} back in ${key}, where ${c.name}'s answers echo ${mine.param}`,
+      };
     }
     if (!(key in c.envelope.constants)) continue;
     const held = c.envelope.constants[key];
@@ -319,7 +321,9 @@ export function inferSiblingQueries(
       echoes.size > 0 && c.envelope.kind === "object"
         ? {
             ...c.envelope,
-            constants: Object.fromEntries(Object.entries(c.envelope.constants).filter(([k]) => !echoes.has(k))),
+            constants: Object.fromEntries(
+              Object.entries(c.envelope.constants).filter(([k]) => !echoes.has(k)),
+            ),
             echoes: { ...(c.envelope.echoes ?? {}), ...Object.fromEntries(echoes) },
           }
         : c.envelope;

@@ -140,3 +140,18 @@ describe("item-read assertions by hypothesis", () => {
     expect(learnSpecs(specs).model.collections[0]!.item_assertions).toBeUndefined();
   });
 });
+
+describe("item-read assertions on a credential", () => {
+  it("never learns a credential-named parameter as an assertion (it replays, any other value is a miss)", () => {
+    const share = (id: number, token: string) => ({ id, title: `s${id}`, token });
+    const { model } = learnSpecs([
+      { path: "/api/shares", status: 200, res: [share(1, "tokA1"), share(2, "tokB2")] },
+      { path: "/api/shares/1", status: 200, res: share(1, "tokA1") },
+      { path: "/api/shares/2", status: 200, res: share(2, "tokB2") },
+      { path: "/api/shares/1?token=tokA1", status: 200, res: share(1, "tokA1") },
+      { path: "/api/shares/2?token=tokB2", status: 200, res: share(2, "tokB2") },
+      { path: "/api/shares/2?token=tokA1", status: 400, res: { error: "token invalid" } },
+    ]);
+    expect(model.collections[0]!.item_assertions ?? []).toEqual([]);
+  });
+});

@@ -18,10 +18,11 @@
  */
 import type { Collection, Entity, ItemEnvelope } from "../model/model-schema.js";
 import { queryKey } from "../model/query-key.js";
+import { isCredentialName } from "../util/credential-name.js";
 import { itemEntity } from "./collections.js";
 import type { Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
-import { spellingsOf, withoutTexts } from "./validation-rules.js";
+import { spellingDecided, spellingsOf, withoutTexts } from "./validation-rules.js";
 
 type Assertion = NonNullable<Collection["item_assertions"]>[number];
 type Projection = NonNullable<Collection["item_projections"]>[number];
@@ -125,8 +126,9 @@ export function learnItemAssertions(
   const misses = new Set([...NOT_A_REFUSAL, ...(inputs.missStatuses ?? [])]);
   // A parameter a projection holds has that meaning already.
   const projected = new Set(inputs.projections.flatMap((p) => p.query.map(([k]) => k)));
+  // A credential (`?token=`) is never a field's value the twin would hold or compare: it asserts nothing here.
   const params = [...new Set(item.observations.flatMap((o) => o.query.map(([k]) => k)))]
-    .filter((k) => !projected.has(k))
+    .filter((k) => !projected.has(k) && !isCredentialName(k))
     .sort();
   const out: Assertion[] = [];
   for (const param of params) {
@@ -197,7 +199,12 @@ export function learnItemAssertions(
         refutes = true;
         break;
       }
-      refusals.push({ value, ...a, ...(first.spell.length > 0 ? { spell: first.spell } : {}) });
+      const decided = spellingDecided(
+        list.map(({ o }) => o.pathParams["id"] ?? ""),
+        first.spell,
+        "own_id",
+      );
+      refusals.push({ value, ...a, ...(first.spell.length > 0 && decided ? { spell: first.spell } : {}) });
     }
     if (refutes) continue;
     fields.sort();

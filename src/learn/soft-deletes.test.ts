@@ -41,6 +41,12 @@ describe("a delete the app answers by keeping its entity", () => {
       kind: "json",
       value: [note(1, "archived"), note(2, "archived"), note(3)],
     });
+    expect(rule.kept_delete).toEqual({ constants: ["state"] });
+    // Deleting it again: no recorded delete met an entity already archived, so the explained miss, nothing written.
+    const again = handleRequest(model, ep, twinRequest("DELETE", "/api/notes/2"));
+    expect([again.status, again.served_by, (again.body as { value: { error: string } }).value.error]).toEqual(
+      [501, "miss", "already_kept"],
+    );
   });
 
   it("rightly stays withheld when a changed field holds its own earlier value, naming it", () => {

@@ -8,6 +8,7 @@ import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js"
 import { learnSpecs, twinRequest } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
+import { spellingDecided, spellingsOf } from "./validation-rules.js";
 
 const T = Date.UTC(2026, 2, 1, 10, 0, 0);
 const file = (path: string, content: string | null) => ({
@@ -194,5 +195,21 @@ describe("a create refused because the client-chosen id is held", () => {
       { error: "key 'beta' already exists" },
     ]);
     expect(send("POST", "/api/keys", { id: "gamma", value: 9 })[0]).toBe(201);
+  });
+});
+
+describe("which texts a lone refusal decides spell the value", () => {
+  it("takes a value no word is, or one spelled once; rightly refuses a word spelled twice", () => {
+    const twice = spellingsOf({ message: "File already exists: File" }, "File", null);
+    expect(spellingDecided(["File"], twice, "value")).toBe(false);
+    const word = spellingsOf({ message: "a file named a exists" }, "a", null);
+    expect(spellingDecided(["a"], word, "value")).toBe(false);
+    const once = spellingsOf({ error: "key 'alpha' already exists" }, "alpha", null);
+    expect(spellingDecided(["alpha"], once, "value")).toBe(true);
+    expect(spellingDecided(["data.csv"], spellingsOf("data.csv: data.csv", "data.csv", null), "value")).toBe(
+      true,
+    );
+    // Two refusals of different values spelled alike decide it whatever the words.
+    expect(spellingDecided(["File", "Dir"], twice, "value")).toBe(true);
   });
 });

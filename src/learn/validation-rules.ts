@@ -416,7 +416,27 @@ function spellings(
   });
   const first = each[0];
   if (!first || each.some((x) => x === null || !same(x, first))) return [];
+  const sents = failures.map((o) => String(readPointer(bodyOf(o) ?? {}, pointer)));
+  const owns = failures.map((o) => (idParam === null ? "" : (o.pathParams[idParam] ?? "")));
+  const from = new Set(first.flatMap((s) => s.parts.flatMap((p) => (typeof p === "string" ? [] : [p.from]))));
+  if (from.has("value") && !spellingDecided(sents, first, "value")) return [];
+  if (from.has("own_id") && !spellingDecided(owns, first, "own_id")) return [];
   return first;
+}
+
+/**
+ * True when the refusals' values decide that the answer's texts spell the value (`from`): two or more different ones
+ * spelled alike, a value no ordinary word is (it holds a character other than a letter: `data.csv`, `42`), or each
+ * text spelling it once. One refusal spelling `File` twice in "File already exists: File" does not tell which
+ * `File` is the value, nor `a` in "a file named a exists".
+ */
+export function spellingDecided(
+  values: readonly string[],
+  spell: readonly Spelling[],
+  from: "value" | "own_id",
+): boolean {
+  if (new Set(values).size >= 2 || values.some((v) => /[^\p{L}]/u.test(v))) return true;
+  return spell.every((s) => s.parts.filter((p) => typeof p !== "string" && p.from === from).length <= 1);
 }
 
 /** The answer with the spelled texts left out (null), to compare answers that spelled other values alike. */

@@ -180,6 +180,18 @@ export function softDeletes(
 }
 
 /**
+ * The fields a delete learned as an update sets to a constant (`kept_delete`): each recorded one changed them (its
+ * read-back confirmed it), so none showed what deleting an entity already holding them answers.
+ */
+function keptDelete(
+  fields: WriteDraft["fields"],
+): { kept_delete: { constants: string[] } } | Record<string, never> {
+  const constants = fields.flatMap(({ field, rule }) => (rule.kind === "constant" ? [field] : [])).sort();
+  if (constants.length === 0) return {};
+  return { kept_delete: { constants } };
+}
+
+/**
  * The first field of a delete learned as an update whose one value (a constant) holds, as text, what the field held
  * before the delete (`slug` "contact" → "contact__trashed"): the app built it from the entity's own earlier value,
  * which no field rule of the twin does, and the constant would give every entity this one's value. With the read
@@ -651,6 +663,7 @@ export function learnWrite(
     ...(unsentUndecided(written.kind, confirmed, written.collection.idField)
       ? { unsent_undecided: true as const }
       : {}),
+    ...(soft ? keptDelete(fields.fields) : {}),
     collection: written.collection.name,
     id_param: written.idParam,
     status: first.status,

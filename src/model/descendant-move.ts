@@ -17,14 +17,14 @@ export function movedValue(value: string, from: string, to: string, separator: s
 }
 
 /**
- * A descendant as it stands once its ancestor `from` is renamed `to`: its id and every top-level string field that
- * holds the old id, the ancestor's, or starts with the ancestor's and the separator (a `path` equal to the id, a
- * `parent` naming the ancestor) carry the new prefix. Values derived from the id's last segment (a name, a media
- * type) stay, as that segment does; everything else is kept.
+ * A descendant as it stands once its ancestor `from` is renamed `to`: its id, and every top-level string field
+ * holding exactly its own id (`ownId`: a `path` equal to the id), carry the new prefix. Any other value is kept, even
+ * one that starts with the ancestor's id (a file's text naming `docs/guide.md`, a field naming the folder): no read
+ * showed such a value move, and a rename never changes what an entity holds besides where it is.
  */
-export function movedEntity(e: Entity, from: string, to: string, separator: string): Entity {
+export function movedEntity(e: Entity, from: string, to: string, separator: string, ownId: string): Entity {
   const out: Entity = {};
   for (const [k, v] of Object.entries(e))
-    out[k] = typeof v === "string" ? movedValue(v, from, to, separator) : v;
+    out[k] = typeof v === "string" && v === ownId ? movedValue(v, from, to, separator) : v;
   return out;
 }

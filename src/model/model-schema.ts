@@ -992,6 +992,13 @@ const writeRuleShape = {
    * explained miss (the app may drop it, as a replace, or keep it). Absent: decided (or not a PUT).
    */
   unsent_undecided: z.literal(true).optional(),
+  /**
+   * A DELETE learned as an update of the entity it keeps (a trash, an archive: src/learn/write-rules.ts
+   * `softDeletes`): the fields its rule sets to a constant (`status: "trash"`). Every recorded one met an entity
+   * not yet holding them; a request on one already holding every one of them (trashing what is in the trash) is an
+   * explained miss, as the app may refuse it or delete for good. Absent: not such a delete.
+   */
+  kept_delete: z.strictObject({ constants: z.array(z.string()) }).optional(),
   collection: z.string(),
   /** For writes on one entity: the path param holding its id. */
   id_param: z.string().nullable(),

@@ -11,6 +11,7 @@ import { applyFieldRules, type RuleContext } from "./apply-field-rules.js";
 import { compare, locateNth, missAnswer, notFound, scoped } from "./collection-read.js";
 import type { CollectionState } from "./collection-state.js";
 import {
+  explainAlreadyKept,
   explainedAnswer,
   explainIdTaken,
   explainQueryWrite,
@@ -309,6 +310,11 @@ export function applyWrite(
     episode.clock_ms = before.clock;
     return explainUnsentFields(rule.tool_name, id, unsent);
   }
+  // A delete that keeps its entity (a trash), on one already holding what it sets: never recorded.
+  if (rule.kept_delete && old && alreadyKept(rule, old)) {
+    episode.clock_ms = before.clock;
+    return explainAlreadyKept(rule.tool_name, id, rule.kept_delete.constants);
+  }
   const built = applyFieldRules(rule.fields, ctx, rule.kind === "merge");
   const entity = inRoot(c, built);
   // A value the app looked up by a reference the recording never sent: never the recorded one passed off as it.
@@ -359,6 +365,14 @@ export function applyWrite(
   applyDescendants(list, plan);
   const res = creates ? { ...answer(rule, entity), status: rule.created_status! } : answer(rule, entity);
   return withWarnings(res, guessed, defaulted);
+}
+
+/** True when the entity already holds every constant a delete that keeps its entity sets (`kept_delete`). */
+function alreadyKept(rule: WriteRule, old: Entity): boolean {
+  return rule.kept_delete!.constants.every((f) => {
+    const r = rule.fields.find((x) => x.field === f)?.rule;
+    return r?.kind === "constant" && JSON.stringify(old[f]) === JSON.stringify(r.value);
+  });
 }
 
 /** The answer with an `x-apptwin-warning` for each guess it holds (an id, unconfirmed defaults), or as it is. */

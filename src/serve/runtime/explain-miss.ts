@@ -163,6 +163,23 @@ export function explainUnsentFields(tool: string, id: string, fields: string[]):
   );
 }
 
+/** The 501 for a delete that keeps its entity (a trash) asked of one already holding what it sets. */
+export function explainAlreadyKept(tool: string, id: string, fields: string[]): TwinResponse {
+  const names = fields.map((f) => JSON.stringify(f)).join(", ");
+  return explainedAnswer(
+    501,
+    {
+      error: "already_kept",
+      message: `${tool}: ${JSON.stringify(id)} already holds what this delete sets (${names}); every recorded one met an entity that did not, so whether the app refuses it, deletes it for good or answers as before is unknown, and the twin does not guess`,
+      hint: "Record this delete of an entity it was already applied to, with a read of it after, then rebuild the bundle.",
+      id,
+      fields,
+    },
+    "miss",
+    tool,
+  );
+}
+
 /**
  * The 501 for a read the twin cannot answer because no read of the recording listed collection `name` whole: an id
  * it does not hold (`id`) may well exist in the app, and a plain list would be only the entities the recording

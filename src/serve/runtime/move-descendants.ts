@@ -6,7 +6,7 @@
 import { isUnder, movedEntity } from "../../model/descendant-move.js";
 import type { Collection, Entity, WriteRule } from "../../model/model-schema.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainIdTaken, explainUnmovedDescendants } from "./explain-miss.js";
+import { explainedAnswer, explainIdTaken, explainUnmovedDescendants } from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
 import type { TwinResponse } from "./twin-types.js";
 
@@ -32,6 +32,19 @@ export function planDescendants(
   const under: Entity[] = [];
   for (const e of list.values()) if (isUnder(queryForm(e[c.id_field]), from, d.separator)) under.push(e);
   if (under.length === 0) return { moves: [] };
+  // Into itself (`projects` to `projects/sub`): no recording showed what the app answers, so nothing moves.
+  if (isUnder(to, from, d.separator))
+    return {
+      refused: explainedAnswer(
+        501,
+        {
+          error: "unknown_descendants",
+          message: `${rule.tool_name} would move ${c.name} ${JSON.stringify(from)} under itself (${JSON.stringify(to)}) with the ${under.length} entities under it; the recording never showed what the app answers then`,
+        },
+        "miss",
+        rule.tool_name,
+      ),
+    };
   if (d.moves !== true)
     return {
       refused: explainUnmovedDescendants(
@@ -44,7 +57,7 @@ export function planDescendants(
     };
   const moves = under.map((e) => ({
     from: queryForm(e[c.id_field]),
-    entity: movedEntity(e, from, to, d.separator),
+    entity: movedEntity(e, from, to, d.separator, queryForm(e[c.id_field])),
   }));
   const leaving = new Set([from, ...moves.map((m) => m.from)]);
   const taken = moves.find((m) => {
