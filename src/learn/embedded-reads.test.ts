@@ -144,6 +144,32 @@ describe("replayed reads that embed a collection", () => {
   });
 });
 
+describe("a replayed read of a collection's own list", () => {
+  it("embeds the entities only it showed, so it is stale once the episode changes them", () => {
+    // `?list=home&order=asc` is the first read to show items 2 and 3, and no rule explains it: replayed as recorded.
+    const withQuery: RecordSpec = { path: "/api/items?list=home&order=asc", status: 200, res: [I[2], I[1]] };
+    const patched = { ...I[0], title: "Oat milk" };
+    const { model, ask } = twin([withQuery, items(...I), patch, items(patched, I[1], I[2])]);
+    const replay = model.replays.find((r) => r.path_and_query === "/api/items?list=home&order=asc")!;
+    expect(replay.embeds?.map((e) => [e.collection, e.kind, e.confirmed])).toEqual([
+      ["items", "list", false],
+    ]);
+    const recorded = {
+      ...req("GET", "/api/items"),
+      query: [
+        ["list", "home"],
+        ["order", "asc"],
+      ] as [string, string][],
+    };
+    expect(ask(recorded).served_by).toBe("replay");
+    expect(ask(req("PATCH", "/api/items/3", { title: "Rye" })).status).toBe(200);
+    const after = ask(recorded);
+    expect([after.status, after.served_by, (after.body as { value: { error: string } }).value.error]).toEqual(
+      [409, "miss", "stale_replay"],
+    );
+  });
+});
+
 describe("findEmbeds", () => {
   const source = (rows: object[]): EmbedSource => ({
     name: "issues",

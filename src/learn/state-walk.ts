@@ -412,12 +412,11 @@ class Walk {
     const itemState = o.method === "GET" ? this.byItem.get(o.endpoint.key) : undefined;
     const body = o.response.kind === "json" ? o.response.value : undefined;
     if (o.method === "GET" && !listState && !itemState && ok(o) && countOf(body) !== null) this.snapshot(o);
-    if (
-      o.method === "GET" &&
-      ok(o) &&
-      body !== undefined &&
-      ((!listState && !itemState) || o.query.length > 0)
-    )
+    const embeds =
+      o.method === "GET" && ok(o) && body !== undefined && ((!listState && !itemState) || o.query.length > 0);
+    // A read of a collection's own list or item route takes in its entities first, so its answer's embeds name
+    // them (a replayed `?post=5&order=asc` lists comments only it showed: stale once the episode changes them).
+    if (embeds && !listState && !itemState)
       this.embeds.set(o, findEmbeds(body, this.embedSources(), o.query.length > 0));
     // A write may change what a cursor chain's later pages hold: no chain is whole across one.
     if (o.method !== "GET" && (ok(o) || isRedirect(o.status))) this.chains.clear();
@@ -428,6 +427,8 @@ class Walk {
       this.readItem(itemState, o, o.pathParams["id"], body);
     else if (ok(o) || isRedirect(o.status)) this.write(o, body);
     else if (o.status >= 400 && o.status < 500 && this.refusing.has(o.endpoint.key)) this.refusal(o);
+    if (embeds && (listState || itemState))
+      this.embeds.set(o, findEmbeds(body, this.embedSources(), o.query.length > 0));
   }
 
   /** The entities of a list read's scope now, in list order, when the recording listed it whole; else null. */
