@@ -66,7 +66,7 @@ describe("apptwin coverage", () => {
       "post_boards_archive_by_board_id         POST    /api/boards/{board_id}/archive        withheld  not_read_back",
     );
     expect(out).toContain(
-      "  records[9].response.status: POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent",
+      "  records[9].response.status: POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when it differs from the successes in one respect the recording confirms (a field left out, a value of another type, range or kind, one another entity holds)",
     );
     expect(lines.at(-2)).toBe(
       "Next: Record a GET /api/boards/{id} after POST /api/boards/{board_id}/archive to confirm its effect",

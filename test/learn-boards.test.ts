@@ -53,7 +53,7 @@ describe("learning the boards app", () => {
       {
         code: "failed_write",
         message:
-          "POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent",
+          "POST /api/boards/{board_id}/cards answered 422; a failed write teaches no write rule, only a validation (see validations) when it differs from the successes in one respect the recording confirms (a field left out, a value of another type, range or kind, one another entity holds)",
         pointer: "/records/9/response/status",
         path: "records[9].response.status",
       },

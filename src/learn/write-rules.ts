@@ -102,7 +102,7 @@ function failedWrites(group: EndpointGroup): LearnWarning[] {
     .filter((o) => o.status >= 400)
     .map((o) => ({
       code: "failed_write",
-      message: `${group.method} ${group.template} answered ${o.status}; a failed write teaches no write rule, only a validation (see validations) when its answer names a field every success sent`,
+      message: `${group.method} ${group.template} answered ${o.status}; a failed write teaches no write rule, only a validation (see validations) when it differs from the successes in one respect the recording confirms (a field left out, a value of another type, range or kind, one another entity holds)`,
       pointer: `/records/${o.index}/response/status`,
     }));
 }
