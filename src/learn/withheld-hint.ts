@@ -54,6 +54,11 @@ export interface HintContext {
    * `field` changed from a value to one holding it (`"contact"` → `"contact__trashed"`), built from its own earlier value.
    */
   rebuilt?: { from: unknown; to: unknown };
+  /**
+   * For `unexplained_field`: `field` was one value in every confirmed write (`to`), built from a text each request
+   * sent (`from`, at `pointer`) without being it: a constant would give every request this one's value.
+   */
+  built?: { pointer: string; from: string; to: string };
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -96,6 +101,8 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
           : `${w} changes no collection the recording read: if it writes entities, record a GET of their list${c.readBack === null ? "" : ` (such as ${c.readBack})`} before and after it, so its effect can be read back; if it changes nothing, the same reads answering alike before and after it make it acknowledged (answered as recorded, changing nothing)`,
     unexplained_field: () => {
       const g = c.gap;
+      if (c.built)
+        return `Field "${c.field}" in ${w} was ${JSON.stringify(c.built.to)} in every recorded one, a value built from what the request sent at ${c.built.pointer} (${JSON.stringify(c.built.from)}): the twin has no rule that builds a value from part of a sent one (a constant would give every request this one's value), so no recording can close this gap: the write stays withheld`;
       if (c.rebuilt && c.readAt !== undefined)
         return `The read after ${w} (records[${c.readAt}]) still shows the entity it deleted, so the delete is learned as an update of what changed there, but "${c.field}" changed from ${JSON.stringify(c.rebuilt.from)} to ${JSON.stringify(c.rebuilt.to)}, a value built from what it held before: the twin has no rule that builds a field from its own earlier value (a constant would give every entity this one's value), so no recording can close this gap: the write stays withheld`;
       if (c.ambiguous === "counter_or_constant")
@@ -130,6 +137,7 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     hint: hints[reason](),
     closable:
       c.gap === undefined &&
+      c.built === undefined &&
       c.changed === undefined &&
       c.unseen === undefined &&
       c.readAt === undefined &&

@@ -191,6 +191,51 @@ function keptDelete(
   return { kept_delete: { constants } };
 }
 
+/** The string leaves of a request body (JSON or form), each with its pointer, at most a few levels deep. */
+function sentTexts(w: WriteObservation): { pointer: string; text: string }[] {
+  const out: { pointer: string; text: string }[] = [];
+  const walk = (v: unknown, at: string, depth: number): void => {
+    if (depth > 4) return;
+    if (typeof v === "string") out.push({ pointer: at, text: v });
+    else if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${at}/${i}`, depth + 1);
+    else if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${at}${pointerOf(k)}`, depth + 1);
+  };
+  const r = w.obs.request;
+  if (r.kind === "json" || r.kind === "form") walk(r.value, "", 0);
+  return out;
+}
+
+/** The pieces of a sent text another value may be built from: the text, its last path segment, that without its extension. */
+function stems(text: string): string[] {
+  const last = text.split("/").pop() ?? text;
+  const bare = last.includes(".") ? last.slice(0, last.lastIndexOf(".")) : last;
+  return [...new Set([text, last, bare])].filter((x) => x.length >= 3);
+}
+
+/**
+ * The first field a write learned as a constant whose text, in every confirmed observation, holds a piece of a text
+ * that observation's request sent without being it (a copy of `projects/analysis.ipynb` named
+ * `analysis-Copy1.ipynb`): the app built the value from what the request sent, which no field rule of the twin
+ * does, and the constant would give every request this one's value. With what it was built from, for the hint.
+ */
+function builtFromSent(
+  fields: WriteDraft["fields"],
+  confirmed: WriteObservation[],
+): { field: string; built: { pointer: string; from: string; to: string } } | null {
+  for (const { field, rule } of fields) {
+    if (rule.kind !== "constant" || typeof rule.value !== "string") continue;
+    const to = rule.value;
+    let first: { pointer: string; from: string; to: string } | null = null;
+    const every = confirmed.every((w) => {
+      const hit = sentTexts(w).find(({ text }) => text !== to && stems(text).some((p) => to.includes(p)));
+      if (hit && !first) first = { pointer: hit.pointer, from: hit.text, to };
+      return hit !== undefined;
+    });
+    if (every && first) return { field, built: first };
+  }
+  return null;
+}
+
 /**
  * The first field of a delete learned as an update whose one value (a constant) holds, as text, what the field held
  * before the delete (`slug` "contact" → "contact__trashed"): the app built it from the entity's own earlier value,
@@ -643,6 +688,8 @@ export function learnWrite(
   if ("withheld" in fields) return no(fields.withheld);
   const rebuilt = soft ? rebuiltFrom(fields.fields, soft.confirmed) : null;
   if (rebuilt) return no(withheld("unexplained_field", { ...base, ...rebuilt }));
+  const built = builtFromSent(fields.fields, confirmed);
+  if (built) return no(withheld("unexplained_field", { ...base, ...built }));
   // A write by query reads its query under one prefix in every confirmed observation, or its rule is unknown.
   const prefixes = new Set(confirmed.map((w) => JSON.stringify(w.queryPrefix ?? [])));
   if (written.filter && prefixes.size > 1)
