@@ -16,7 +16,7 @@ import type {
 } from "../model/model-schema.js";
 import { fitsIdKind, namesId, renameId } from "../model/not-found.js";
 import { type QueryLeaf, queryLeaves, sortEntities } from "../model/query-language.js";
-import { planQuery, runQueryPlan } from "../model/query-plan.js";
+import { keepsWhole, planQuery, runQueryPlan } from "../model/query-plan.js";
 import { appendTo } from "../util/append-to.js";
 import { isCredentialHeader } from "../util/credential-name.js";
 import type { CollectionState } from "./collection-state.js";
@@ -404,18 +404,7 @@ function cursorFields(cursor: CursorLeaf | undefined): NonNullable<Collection["e
 function changesNothing(rules: Query["rules"], o: Observation, sorts = false): boolean {
   const planned = planQuery({ rules, default_filter: [] }, queryLeaves(o.query), []);
   if ("unlearned" in planned) return false;
-  const p = planned.plan;
-  return (
-    p.filters.length === 0 &&
-    p.searches.length === 0 &&
-    (sorts || p.sort === null) &&
-    p.limit === null &&
-    p.offset === 0 &&
-    p.page === null &&
-    p.projection === null &&
-    p.after === null &&
-    p.envelope === undefined
-  );
+  return (sorts || planned.plan.sort === null) && keepsWhole(planned.plan);
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { Endpoint, Entity, ValidationRule } from "../model/model-schema.js";
 import { isCredentialName } from "../util/credential-name.js";
-import { pathOfPointer, pointerOf, readPointer } from "../util/json-pointer.js";
+import { pathOfPointer, pointerEntries, pointerOf, readPointer } from "../util/json-pointer.js";
 import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { canned } from "./read-model.js";
 import { isRedirect } from "./redirect-location.js";
@@ -382,17 +382,12 @@ function spelled(text: string, value: string, own: string | null): Part[] | null
 
 /** The texts of one answer (its string leaves, or a text answer whole) spelling the sent value or the own id. */
 export function spellingsOf(body: unknown, value: string, own: string | null): Spelling[] {
+  const texts: [string, unknown][] = typeof body === "string" ? [["", body]] : pointerEntries(body, 6);
   const out: Spelling[] = [];
-  const walk = (v: unknown, at: string, depth: number): void => {
-    if (depth > 6) return;
-    if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${at}/${i}`, depth + 1);
-    else if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${at}${pointerOf(k)}`, depth + 1);
-    else if (typeof v === "string") {
-      const parts = spelled(v, value, own);
-      if (parts) out.push({ pointer: at, parts });
-    }
-  };
-  walk(body, "", 0);
+  for (const [pointer, v] of texts) {
+    const parts = typeof v === "string" ? spelled(v, value, own) : null;
+    if (parts) out.push({ pointer, parts });
+  }
   return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
 }
 
@@ -408,19 +403,24 @@ function spellings(
   idParam: string | null,
 ): Spelling[] {
   if (isCredentialName(keyOf(pointer))) return [];
-  const each = failures.map((o, i) => {
-    const sent = readPointer(bodyOf(o) ?? {}, pointer);
-    if (!scalar(sent)) return null;
-    const own = idParam === null ? null : (o.pathParams[idParam] ?? null);
-    return spellingsOf(answers[i]!.body, String(sent), own);
-  });
+  const sent = failures.map((o) => readPointer(bodyOf(o) ?? {}, pointer));
+  if (!sent.every(scalar)) return [];
+  const sents = sent.map(String);
+  const owns = failures.map((o) => (idParam === null ? null : (o.pathParams[idParam] ?? null)));
+  const each = failures.map((_, i) => spellingsOf(answers[i]!.body, sents[i]!, owns[i]!));
   const first = each[0];
-  if (!first || each.some((x) => x === null || !same(x, first))) return [];
-  const sents = failures.map((o) => String(readPointer(bodyOf(o) ?? {}, pointer)));
-  const owns = failures.map((o) => (idParam === null ? "" : (o.pathParams[idParam] ?? "")));
+  if (!first || each.some((x) => !same(x, first))) return [];
   const from = new Set(first.flatMap((s) => s.parts.flatMap((p) => (typeof p === "string" ? [] : [p.from]))));
   if (from.has("value") && !spellingDecided(sents, first, "value")) return [];
-  if (from.has("own_id") && !spellingDecided(owns, first, "own_id")) return [];
+  if (
+    from.has("own_id") &&
+    !spellingDecided(
+      owns.map((x) => x ?? ""),
+      first,
+      "own_id",
+    )
+  )
+    return [];
   return first;
 }
 

@@ -15,7 +15,7 @@
  */
 import type { Collection, Entity } from "../model/model-schema.js";
 import { queryLeaves } from "../model/query-language.js";
-import { planQuery } from "../model/query-plan.js";
+import { keepsWhole, planQuery } from "../model/query-plan.js";
 
 type Query = NonNullable<Collection["query"]>;
 /** The sort rules of one collection, as a query planned on their own. */
@@ -36,16 +36,5 @@ export function sortsOnlyByRule(ordering: Query, query: [string, string][], answ
   const planned = planQuery(ordering, queryLeaves(query), answered);
   if ("unlearned" in planned) return false;
   const p = planned.plan;
-  return (
-    p.sort !== null &&
-    p.sort.length > 0 &&
-    p.filters.length === 0 &&
-    p.searches.length === 0 &&
-    p.limit === null &&
-    p.offset === 0 &&
-    p.page === null &&
-    p.projection === null &&
-    p.after === null &&
-    p.envelope === undefined
-  );
+  return p.sort !== null && p.sort.length > 0 && keepsWhole(p);
 }

@@ -10,7 +10,7 @@ import { deriveFromId } from "../model/id-derived.js";
 import type { Entity, FieldRule, Withheld, WriteRule } from "../model/model-schema.js";
 import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
-import { pointerOf } from "../util/json-pointer.js";
+import { pointerEntries, pointerOf } from "../util/json-pointer.js";
 import type { LearnWarning } from "./api-records.js";
 import { descendantsRule } from "./descendant-moves.js";
 import type { EndpointGroup } from "./endpoint-index.js";
@@ -193,16 +193,11 @@ function keptDelete(
 
 /** The string leaves of a request body (JSON or form), each with its pointer, at most a few levels deep. */
 function sentTexts(w: WriteObservation): { pointer: string; text: string }[] {
-  const out: { pointer: string; text: string }[] = [];
-  const walk = (v: unknown, at: string, depth: number): void => {
-    if (depth > 4) return;
-    if (typeof v === "string") out.push({ pointer: at, text: v });
-    else if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${at}/${i}`, depth + 1);
-    else if (isObject(v)) for (const [k, x] of Object.entries(v)) walk(x, `${at}${pointerOf(k)}`, depth + 1);
-  };
   const r = w.obs.request;
-  if (r.kind === "json" || r.kind === "form") walk(r.value, "", 0);
-  return out;
+  if (r.kind !== "json" && r.kind !== "form") return [];
+  return pointerEntries(r.value, 4).flatMap(([pointer, v]) =>
+    typeof v === "string" ? [{ pointer, text: v }] : [],
+  );
 }
 
 /** The pieces of a sent text another value may be built from: the text, its last path segment, that without its extension. */

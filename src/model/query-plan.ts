@@ -378,6 +378,23 @@ export function tied(
   return false;
 }
 
+/**
+ * True when a plan keeps every entity of the scope as it is, whole: no filter, search, page, cursor, projection nor
+ * envelope leaf (a sort may still order them).
+ */
+export function keepsWhole(p: QueryPlan): boolean {
+  return (
+    p.filters.length === 0 &&
+    p.searches.length === 0 &&
+    p.limit === null &&
+    p.offset === 0 &&
+    p.page === null &&
+    p.projection === null &&
+    p.after === null &&
+    p.envelope === undefined
+  );
+}
+
 /** Runs a plan over a collection's entities: the matching rows in order, their count before the page, or `ambiguous`. */
 export function runQueryPlan(
   plan: QueryPlan,

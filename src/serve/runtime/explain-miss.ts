@@ -446,6 +446,25 @@ export function explainQueryWrite(
   );
 }
 
+/** The 501 for a rename in a hierarchy that would move an entity, and the ones under it, under itself. */
+export function explainMoveIntoItself(
+  collection: string,
+  tool: string,
+  from: string,
+  to: string,
+  count: number,
+): TwinResponse {
+  return explainedAnswer(
+    501,
+    {
+      error: "unknown_descendants",
+      message: `${tool} would move ${collection} ${JSON.stringify(from)} under itself (${JSON.stringify(to)}) with the ${count} entities under it; the recording never showed what the app answers then`,
+    },
+    "miss",
+    tool,
+  );
+}
+
 /**
  * The 501 for a rename of an entity the state holds descendants of (hierarchical ids), where the recording never
  * showed them moving with a renamed one (`refutedAt`: the read that showed them otherwise).

@@ -6,7 +6,7 @@
 import { isUnder, movedEntity } from "../../model/descendant-move.js";
 import type { Collection, Entity, WriteRule } from "../../model/model-schema.js";
 import type { CollectionState } from "./collection-state.js";
-import { explainedAnswer, explainIdTaken, explainUnmovedDescendants } from "./explain-miss.js";
+import { explainIdTaken, explainMoveIntoItself, explainUnmovedDescendants } from "./explain-miss.js";
 import { queryForm } from "./json-text.js";
 import type { TwinResponse } from "./twin-types.js";
 
@@ -34,17 +34,7 @@ export function planDescendants(
   if (under.length === 0) return { moves: [] };
   // Into itself (`projects` to `projects/sub`): no recording showed what the app answers, so nothing moves.
   if (isUnder(to, from, d.separator))
-    return {
-      refused: explainedAnswer(
-        501,
-        {
-          error: "unknown_descendants",
-          message: `${rule.tool_name} would move ${c.name} ${JSON.stringify(from)} under itself (${JSON.stringify(to)}) with the ${under.length} entities under it; the recording never showed what the app answers then`,
-        },
-        "miss",
-        rule.tool_name,
-      ),
-    };
+    return { refused: explainMoveIntoItself(c.name, rule.tool_name, from, to, under.length) };
   if (d.moves !== true)
     return {
       refused: explainUnmovedDescendants(
