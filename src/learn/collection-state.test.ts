@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { learnSpecs, list, twinRequest } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
-import { namesItsFields, unevenKeys } from "./state-walk.js";
+import { namesItsFields } from "./projected-reads.js";
+import { unevenKeys } from "./state-walk.js";
 
 const A = { id: 1, title: "A", status: "open", owner: { id: 5 } };
 const B = { id: 2, title: "B", status: "closed" };

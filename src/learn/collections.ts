@@ -12,6 +12,7 @@ import type { EndpointGroup, Observation } from "./endpoint-index.js";
 import { itemOnlyCollections } from "./item-only-collections.js";
 import { missStatuses } from "./not-found-status.js";
 import { splitSuffix } from "./path-template.js";
+import { namesItsFields } from "./projected-reads.js";
 import { type CursorLeaf, learnCursorLeaf, saysMore } from "./query-cursor.js";
 import { detectTree } from "./tree-collection.js";
 import { isUuid, singular, snake } from "./value-kinds.js";
@@ -50,6 +51,11 @@ export interface FoundCollection {
    * names no route, so the model's `list_endpoint` is null and the collection is `unlisted`.
    */
   itemOnly?: true;
+  /**
+   * Every list read of it was a projection (`?_fields=id,title`) and no item read was recorded: a collection still
+   * (its entities known in part, from those reads and the writes' answers), never listed whole, so `unlisted`.
+   */
+  projectedOnly?: true;
   /** Fields item reads show that list reads leave out (`omit`) or show as null (`nulls`): the list's own view. */
   listView?: { omit: string[]; nulls: string[]; defaults?: Record<string, unknown>; item_values?: string[] };
 }
@@ -495,8 +501,11 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
     // its reads name no parent, so the entity must.
     const namesScope = parent !== null && (!parent.implied || parent.reference !== undefined);
     const item = itemFor(list, gets, lists, (namesScope && claims.get(list.key)) || NONE);
-    // A list never read without a query (a search) is not a collection: its answers are replayed.
-    if (!item && !list.observations.some((o) => o.query.length === 0 && okJson(o))) continue;
+    // A list never read without a query (a search) is not a collection: its answers are replayed. Unless every read
+    // of it is a projection (below): the entities are then known in part, from those reads and the writes' answers.
+    const plainRead = list.observations.some((o) => o.query.length === 0 && okJson(o));
+    const projectedOnly = !item && !plainRead && oks.every((o, i) => namesItsFields(o.query, lists[i]!));
+    if (!item && !plainRead && !projectedOnly) continue;
     // An item read with a query (a projection, an expansion) may show another shape of the entity: shapes are
     // judged on the plain item reads when there are any.
     const itemAll = item ? item.observations.filter(okJson) : [];
@@ -534,6 +543,7 @@ export function findCollections(groups: EndpointGroup[], warnings: LearnWarning[
       itemEnvelope,
       parent,
       ...(pair ? { altIdFields: [pair.alt] } : {}),
+      ...(projectedOnly ? { projectedOnly: true as const } : {}),
       ...((miss) => (miss.includes(403) ? { missStatuses: miss } : {}))(
         item ? missStatuses(item, groups, idField) : [],
       ),

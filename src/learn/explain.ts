@@ -71,6 +71,12 @@ export function explainRule(rule: FieldRule, field?: string): string {
       return `the size of the request's ${rule.pointer} (a text's UTF-8 bytes, a list's items)${otherwiseText(rule.otherwise)}`;
     case "increment":
       return `the old value plus ${rule.step}`;
+    case "affix":
+      return rule.prefix === ""
+        ? `the old value followed by ${JSON.stringify(rule.suffix)}`
+        : rule.suffix === ""
+          ? `the old value after ${JSON.stringify(rule.prefix)}`
+          : `the old value between ${JSON.stringify(rule.prefix)} and ${JSON.stringify(rule.suffix)}`;
     case "redacted":
       return `${rule.marker}, as the recording redacted it (the value is never known)`;
     case "lookup":

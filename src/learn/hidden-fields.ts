@@ -1,7 +1,8 @@
 /**
  * What writes answer but reads never show: the pointers a confirmed write's
  * answer held that its read-back lacked (`/title/raw`, `/password` on
- * WordPress), for every collection, unless some read-back showed them. The
+ * WordPress), for every collection, unless some read-back showed them (a
+ * projected read-back counts only inside the fields it named). The
  * twin keeps them in its state (a later answer shows them again) and its
  * reads leave them out, as the app's do.
  */
@@ -16,7 +17,11 @@ export function hiddenPointers(writes: WriteObservation[]): Map<string, string[]
   for (const w of writes) {
     if (w.result !== "confirmed" || !w.answered || !w.readBack || w.target.kind === "delete") continue;
     const col = w.target.collection.name;
-    const missing = missingPointers(w.answered, w.readBack);
+    // A projected read-back (`_fields=id,title`) left out the fields it did not name: only what it lacks inside a
+    // field it showed (`/title/raw` of `title`) is what reads leave out.
+    const missing = missingPointers(w.answered, w.readBack).filter(
+      (p) => !w.readBackProjected || Object.hasOwn(w.readBack!, pathOfPointer(p)[0]!),
+    );
     const set = hidden.get(col) ?? new Set();
     for (const p of missing) set.add(p);
     hidden.set(col, set);

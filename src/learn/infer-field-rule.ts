@@ -2,7 +2,7 @@
  * Explains each field of a written entity by a rule that holds in every
  * confirmed observation: from the request (at any pointer), a path parameter,
  * an id sequence, a fresh UUID, the clock, the old value (or the old value
- * plus one), a string assembled from other values, a copy of another field, a
+ * plus one, or the old text with a constant text before or after it), a string assembled from other values, a copy of another field, a
  * recorded redaction, or a constant. An object or a fixed-length array no one
  * rule explains is explained key by key (`title: {raw, rendered}`). A field no
  * rule explains makes the write withheld, naming its path.
@@ -302,6 +302,12 @@ export function candidates(
   if (today) add(today);
   if (!ctx.create && typeof v === "number" && typeof preV === "number" && v === preV + 1)
     add({ kind: "increment", step: 1 });
+  // A text built from the field's own earlier value by a text put after or before it (a trashed slug `contact` →
+  // `contact__trashed`): the affix is the rule, so only one every observation shares holds.
+  if (!ctx.create && typeof v === "string" && typeof preV === "string" && preV !== "" && v !== preV) {
+    if (v.startsWith(preV)) add({ kind: "affix", prefix: "", suffix: v.slice(preV.length) });
+    if (v.endsWith(preV)) add({ kind: "affix", prefix: v.slice(0, v.length - preV.length), suffix: "" });
+  }
   if (isRedactionMarker(v)) add({ kind: "redacted", marker: v });
   if ((typeof v === "string" || typeof v === "number") && !isRedactionMarker(v))
     for (const rule of lookups(ctx, self, v)) add(rule);
@@ -491,6 +497,10 @@ const PRIORITY = [
   // The entities a request array names (`roles` from `role_ids`): the client may name others, so before a constant.
   "each",
   "format",
+  // The old value with an affix: after a format, which explains the text from what the write sent or the entity's
+  // other values (a slug of a sent title ending in the old slug's words); before the one value it gave (a constant
+  // would give every entity this one's).
+  "affix",
   // A value equal to a constant is that constant: a copy is proven only where the source varied and it followed.
   "constant",
   "length",

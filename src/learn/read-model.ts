@@ -514,7 +514,8 @@ function splitMisses(
 }
 
 /**
- * `unlisted` for a top-level collection no read listed whole (see the model): the ids the recording showed absent are
+ * `unlisted` for a top-level collection no read listed whole (see the model), with an item route or read only through
+ * projections: the ids the recording showed absent are
  * those of its recorded misses on the item route and those it saw and then no longer held.
  */
 /** The ids the recording showed absent: those of its recorded misses on the item route, and those it saw and then no longer held. */
@@ -529,12 +530,14 @@ function absentIds(st: CollectionState, misses: Observation[]): string[] {
 
 function unlistedOf(st: CollectionState, misses: Observation[]): Pick<Collection, "unlisted"> | null {
   const c = st.col;
-  if (st.listedScopes.size > 0 || c.parent || c.tree || !c.item) return null;
-  const idParam = c.item.params.at(-1) ?? "";
+  // A collection read only through projections and no item route is unlisted too (collections.ts `projectedOnly`).
+  if (st.listedScopes.size > 0 || c.parent || c.tree || (!c.item && !c.projectedOnly)) return null;
+  const idParam = c.item?.params.at(-1) ?? "";
   const missing = new Set(
     misses.map((o) => o.pathParams[idParam]).filter((id): id is string => id !== undefined),
   );
-  for (const id of st.everSeen) if (!st.entities.has(id)) missing.add(id);
+  // Entities seen only in part (projected reads) are not held by the walk's state: absent there is no evidence.
+  if (!c.projectedOnly) for (const id of st.everSeen) if (!st.entities.has(id)) missing.add(id);
   return { unlisted: { missing: [...missing].sort() } };
 }
 

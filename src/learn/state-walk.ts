@@ -7,7 +7,7 @@
  */
 import { countOf } from "../model/count-read.js";
 import type { Entity } from "../model/model-schema.js";
-import { leafValues, queryLeaves } from "../model/query-language.js";
+import { queryLeaves } from "../model/query-language.js";
 import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
 import { CollectionState } from "./collection-state.js";
@@ -15,6 +15,7 @@ import { type FoundCollection, itemEntity, listEntities } from "./collections.js
 import { type DescendantMove, DescendantWatch, greedySeparator } from "./descendant-moves.js";
 import { type EmbedSource, type FoundEmbed, findEmbeds } from "./embedded-reads.js";
 import type { Observation } from "./endpoint-index.js";
+import { namesItsFields } from "./projected-reads.js";
 import { cursorValue, saysMore } from "./query-cursor.js";
 import type { QueryRead } from "./query-hypotheses.js";
 import { judgeReadBack, sentFields, writeExpectations } from "./read-back.js";
@@ -61,6 +62,11 @@ export interface WriteObservation {
   result: "confirmed" | "disagrees" | "unconfirmed";
   /** The first later read of the entity (null for deletes and unconfirmed writes). */
   readBack: Entity | null;
+  /**
+   * True when that read was a projection (`?_fields=id,title,tags`, see projected-reads.ts): the fields it lacks are
+   * the projection's doing, so it says nothing of what reads leave out (hidden-fields.ts).
+   */
+  readBackProjected?: true;
   /** For creates: the index of the first full list of its scope after it that did not show it (null when none). */
   unseenIn?: number;
   /** For `disagrees`: the field the read-back contradicted. */
@@ -192,19 +198,6 @@ export function unevenKeys(entities: Entity[]): Set<string> {
   return new Set([...all].filter((k) => !entities.every((e) => k in e)));
 }
 
-/**
- * True when a parameter of the read names every field its answer's entities show (`_fields=id,title,tags`): the
- * answer is a projection, no entity's whole shape.
- */
-export function namesItsFields(query: [string, string][], entities: Entity[]): boolean {
-  if (entities.length === 0) return false;
-  const keys = new Set(entities.flatMap((e) => Object.keys(e)));
-  return query.some(([, v]) => {
-    const named = new Set(leafValues(v, ",").map(String));
-    return [...keys].every((k) => named.has(k));
-  });
-}
-
 /** The scope a create writes into: its parent path param (nested), else the answer's parent field, else "". */
 function createScope(st: CollectionState, o: Observation, answered: Entity | null): string {
   const parent = st.col.parent;
@@ -271,7 +264,15 @@ function queryRead(
     return fresh && Object.keys(e).every((k) => k in fresh) ? fresh : e;
   });
   const held = new Set(base.map((e) => st.idOf(e)));
-  for (const e of answer) if (!held.has(st.idOf(e)) && st.idOf(e) !== null) base.push(e);
+  // A projected answer shows part of an entity the state may not hold yet (a created one no whole read showed): the
+  // rest is what the walk last knew of it (the create's answer), so a projection is judged against the whole.
+  const projected = namesItsFields(o.query, answer);
+  for (const e of answer) {
+    const id = st.idOf(e);
+    if (held.has(id) || id === null) continue;
+    const last = projected ? st.lastKnown.get(id) : undefined;
+    base.push(last ? { ...last, ...e } : e);
+  }
   return {
     leaves: queryLeaves(o.query),
     base,
@@ -488,6 +489,8 @@ class Walk {
     if (list.length === 0) return;
     const unshown = listed ? (st.col.listView?.nulls ?? []) : [];
     judgeReadBack(list, e, st.col.idField, read.index, unshown);
+    if (e !== null && namesItsFields(read.query, [e]))
+      for (const w of list) if (w.result === "confirmed") w.readBackProjected = true;
     for (const w of list) this.partlyShown.delete(w);
     if (e === null || unshown.length === 0) return;
     // Confirmed by a list that gave null where it always does (a file's `content` in its folder's listing): its

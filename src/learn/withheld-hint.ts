@@ -51,14 +51,16 @@ export interface HintContext {
   kept?: boolean;
   /**
    * For `unexplained_field` of a delete learned as an update (the read after it, `readAt`, still showed the entity):
-   * `field` changed from a value to one holding it (`"contact"` → `"contact__trashed"`), built from its own earlier value.
+   * `field` changed from a value to one holding it other than as an affix every delete shared (`"n1"` → `"[n1]"`),
+   * built from its own earlier value.
    */
   rebuilt?: { from: unknown; to: unknown };
   /**
    * For `unexplained_field`: `field` was one value in every confirmed write (`to`), built from a text each request
-   * sent (`from`, at `pointer`) without being it: a constant would give every request this one's value.
+   * sent (`from`, at `pointer`) without being it: a constant would give every request this one's value. `affix`:
+   * learned as the old value with a text added, which would give every request that text (`to` is the first write's).
    */
-  built?: { pointer: string; from: string; to: string };
+  built?: { pointer: string; from: string; to: string; affix?: true };
 }
 
 /** The withheld verdict (reason + hint) for a write endpoint. */
@@ -102,7 +104,7 @@ export function withheld(reason: WithheldReason, c: HintContext): Withheld {
     unexplained_field: () => {
       const g = c.gap;
       if (c.built)
-        return `Field "${c.field}" in ${w} was ${JSON.stringify(c.built.to)} in every recorded one, a value built from what the request sent at ${c.built.pointer} (${JSON.stringify(c.built.from)}): the twin has no rule that builds a value from part of a sent one (a constant would give every request this one's value), so no recording can close this gap: the write stays withheld`;
+        return `Field "${c.field}" in ${w} was ${JSON.stringify(c.built.to)} ${c.built.affix ? "in the first recorded one" : "in every recorded one"}, a value built from what the request sent at ${c.built.pointer} (${JSON.stringify(c.built.from)}): the twin has no rule that builds a value from part of a sent one (${c.built.affix ? "its old value with the same text added" : "a constant"} would give every request this one's value), so no recording can close this gap: the write stays withheld`;
       if (c.rebuilt && c.readAt !== undefined)
         return `The read after ${w} (records[${c.readAt}]) still shows the entity it deleted, so the delete is learned as an update of what changed there, but "${c.field}" changed from ${JSON.stringify(c.rebuilt.from)} to ${JSON.stringify(c.rebuilt.to)}, a value built from what it held before: the twin has no rule that builds a field from its own earlier value (a constant would give every entity this one's value), so no recording can close this gap: the write stays withheld`;
       if (c.ambiguous === "counter_or_constant")

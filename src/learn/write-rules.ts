@@ -208,34 +208,41 @@ function stems(text: string): string[] {
 }
 
 /**
- * The first field a write learned as a constant whose text, in every confirmed observation, holds a piece of a text
- * that observation's request sent without being it (a copy of `projects/analysis.ipynb` named
- * `analysis-Copy1.ipynb`): the app built the value from what the request sent, which no field rule of the twin
- * does, and the constant would give every request this one's value. With what it was built from, for the hint.
+ * The first field a write learned as a constant, or as its old value with an affix, whose text, in every confirmed
+ * observation, holds a piece of a text that observation's request sent without being it (a copy of
+ * `projects/analysis.ipynb` named `analysis-Copy1.ipynb`; a sent slug `contact` answered `contact-2`): the app built
+ * the value from what the request sent, which no field rule of the twin does (an affix of the old value is confirmed
+ * only where nothing sent explains the value as well), and the rule would give every request this one's value. With
+ * what it was built from, for the hint.
  */
 function builtFromSent(
   fields: WriteDraft["fields"],
   confirmed: WriteObservation[],
-): { field: string; built: { pointer: string; from: string; to: string } } | null {
+): { field: string; built: { pointer: string; from: string; to: string; affix?: true } } | null {
   for (const { field, rule } of fields) {
-    if (rule.kind !== "constant" || typeof rule.value !== "string") continue;
-    const to = rule.value;
+    const one = rule.kind === "constant" && typeof rule.value === "string" ? rule.value : null;
+    if (one === null && rule.kind !== "affix") continue;
     let first: { pointer: string; from: string; to: string } | null = null;
     const every = confirmed.every((w) => {
+      const to = one ?? afterWrite(w)[field];
+      if (typeof to !== "string") return false;
       const hit = sentTexts(w).find(({ text }) => text !== to && stems(text).some((p) => to.includes(p)));
       if (hit && !first) first = { pointer: hit.pointer, from: hit.text, to };
       return hit !== undefined;
     });
-    if (every && first) return { field, built: first };
+    // `first` is set inside the callback, which narrowing does not see.
+    const found = first as { pointer: string; from: string; to: string } | null;
+    if (every && found) return { field, built: one === null ? { ...found, affix: true } : found };
   }
   return null;
 }
 
 /**
  * The first field of a delete learned as an update whose one value (a constant) holds, as text, what the field held
- * before the delete (`slug` "contact" → "contact__trashed"): the app built it from the entity's own earlier value,
- * which no field rule of the twin does, and the constant would give every entity this one's value. With the read
- * that showed it, for the hint; null when none.
+ * before the delete, other than as an affix every delete shared (`slug` "n1" → "[n1]"; "contact" → "contact__trashed"
+ * is the `affix` rule): the app built it from the entity's own earlier value in a way no field rule of the twin does,
+ * and the constant would give every entity this one's value. With the read that showed it, for the hint; null when
+ * none.
  */
 function rebuiltFrom(
   fields: WriteDraft["fields"],

@@ -779,6 +779,7 @@ export type FieldRule =
       given?: ConstantGiven;
     }
   | { kind: "increment"; step: number }
+  | { kind: "affix"; prefix: string; suffix: string }
   | { kind: "length"; pointer: string; otherwise: z.infer<typeof OtherwiseSchema> }
   | { kind: "redacted"; marker: string }
   | { kind: "lookup"; collection: string; key: string; pointer: string }
@@ -897,6 +898,12 @@ export const FieldRuleSchema: z.ZodType<FieldRule> = z.lazy(() =>
     }),
     /** The old value plus `step` (a revision count). */
     z.strictObject({ kind: z.literal("increment"), step: z.number() }),
+    /**
+     * The old value, a string, with a constant text put before it (`prefix`) or after it (`suffix`): a trashed slug
+     * `contact` → `contact__trashed`. Learned only where every confirmed write built the new value from the old one
+     * with the same affix. Absent from models written before it.
+     */
+    z.strictObject({ kind: z.literal("affix"), prefix: z.string(), suffix: z.string() }),
     /** A value the recording redacted: the twin answers the marker, never a guess at the secret. */
     z.strictObject({ kind: z.literal("redacted"), marker: z.string() }),
     /**

@@ -122,6 +122,19 @@ describe("applyFieldRules", () => {
     });
   });
 
+  it("puts an affix before or after the old text, and leaves the field out when the old value is no text", () => {
+    const fields: FieldEntry[] = [
+      { field: "slug", rule: { kind: "affix", prefix: "", suffix: "__trashed" } },
+      { field: "name", rule: { kind: "affix", prefix: "old-", suffix: "" } },
+      { field: "rank", rule: { kind: "affix", prefix: "", suffix: "!" } },
+    ];
+    expect(applyFieldRules(fields, ctx({}, { id: 9, slug: "contact", name: "n", rank: 3 }), true)).toEqual({
+      id: 9,
+      slug: "contact__trashed",
+      name: "old-n",
+    });
+  });
+
   it("leaves out copies that go round in a circle rather than loop", () => {
     const fields: FieldEntry[] = [
       { field: "a", rule: { kind: "copy", from: "b" } },

@@ -1,7 +1,7 @@
 /**
  * Evaluates the learned field rules of a write into a new entity: values from
  * the request, the episode's id sequences, PRNG and clock, constants, path
- * params, the old value (or the old value plus a step), objects and arrays
+ * params, the old value (or the old value plus a step, or with a text added), objects and arrays
  * built part by part, and — once everything else is known — copies of other
  * fields and strings assembled from the entity's values (`format`).
  */
@@ -161,6 +161,8 @@ function evaluate(rule: FieldRule, ctx: RuleContext, old: unknown): unknown {
       return old === ABSENT ? ABSENT : copyOf(old);
     case "increment":
       return typeof old === "number" ? old + rule.step : ABSENT;
+    case "affix":
+      return typeof old === "string" ? `${rule.prefix}${old}${rule.suffix}` : ABSENT;
     case "length": {
       const v = readPointer(bodyObject(ctx.body), rule.pointer);
       const n =
