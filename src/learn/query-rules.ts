@@ -77,11 +77,22 @@ function aliveExplanations<O>(a: Analysed<O>, alive: Set<string>): Explanation[]
   return a.all.filter((e) => e.meanings.every((m) => alive.has(m.key)));
 }
 
-/** The contradicted keys: a leaf that could mean one, in a read that has explanations, none of which lets it. */
+/** True for the key of a filter inside an `or`/`and` group (a `{any}`/`{all}` branch in its pattern). */
+const isGroupKey = (k: string) => k.startsWith("filter|") && (k.includes("/{any}/") || k.includes("/{all}/"));
+
+/**
+ * The contradicted keys: a leaf that could mean one, in a read that has explanations, none of which lets it. A
+ * group's key is held to every read that holds it: one whose answer it does not explain, even a read nothing
+ * explains, contradicts it (the spelling of `or` is a hypothesis each recorded answer must bear out).
+ */
 function contradicted<O>(reads: Analysed<O>[], alive: Set<string>): Set<string> {
   const out = new Set<string>();
   for (const a of reads) {
     const live = aliveExplanations(a, alive);
+    a.read.leaves.forEach((_, i) => {
+      const used = new Set(live.map((e) => e.meanings[i]!.key));
+      for (const k of a.cands[i]!) if (isGroupKey(k) && alive.has(k) && !used.has(k)) out.add(k);
+    });
     if (live.length === 0) continue;
     a.read.leaves.forEach((_, i) => {
       const used = new Set(live.map((e) => e.meanings[i]!.key));
@@ -176,7 +187,15 @@ function best(live: Explanation[], forced: Map<string, number>): Explanation {
 const pathOf = (p: QuerySegment[]) =>
   p
     .map((s) =>
-      "literal" in s ? s.literal : "field" in s ? "{field}" : "op" in s ? "{op}" : `{field}${s.field_op}{op}`,
+      "literal" in s
+        ? s.literal
+        : "field" in s
+          ? "{field}"
+          : "op" in s
+            ? "{op}"
+            : "branch" in s
+              ? `{${s.branch}}`
+              : `{field}${s.field_op}{op}`,
     )
     .join(".");
 const leafText = (l: QueryLeaf) =>
@@ -343,6 +362,13 @@ function toRule(
             (x) => LIST_OPS.has(x.op) && x.listSeparator,
           )
         : undefined;
+      // `or` / `$and` groups along the path, outermost first: what must hold of their branches.
+      const groups = m.pattern.flatMap((s, j) => {
+        const token = m.pattern[j - 1];
+        return "branch" in s && token && "literal" in token
+          ? [`${s.branch === "any" ? "any" : "every"} branch of ${JSON.stringify(token.literal)} holding`]
+          : [];
+      });
       return {
         kind: "filter",
         path: m.pattern,
@@ -356,7 +382,7 @@ function toRule(
         ...(m.valueOp !== null ? { value_op: { separator: m.valueOp } } : {}),
         fields,
         ...(refutedNames ? { not_fields: [...refutedNames].filter((n) => !(n in fields)).sort() } : {}),
-        explain: `${pathOf(m.pattern)} filters on the field the name gives${m.valueOp === "" ? ", by the operator symbol the value begins with" : m.valueOp !== null ? `, by the operator the value spells before "${m.valueOp}"` : slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
+        explain: `${pathOf(m.pattern)} filters on the field the name gives${groups.length > 0 ? ` (${groups.join(", within ")}: a branch holds when all of its conditions do)` : ""}${m.valueOp === "" ? ", by the operator symbol the value begins with" : m.valueOp !== null ? `, by the operator the value spells before "${m.valueOp}"` : slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
       };
     }
     case "search": {
