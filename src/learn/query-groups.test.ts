@@ -90,6 +90,19 @@ describe("or groups", () => {
     ]);
     expect(status).toBe(501);
   });
+
+  it("takes a read too large to try (5 branches) for no evidence against the or another read bore out", () => {
+    const many = { where: { or: [1, 2, 3, 4, 3].map((id) => ({ id })) } };
+    const { status, body, model } = serve(
+      [orRead, read(json("filter", many), 1, 2, 3, 4)],
+      [["filter", JSON.stringify({ where: { or: [{ id: 2 }, { id: 3 }] } })]],
+    );
+    expect(model.replays.map((r) => decodeURIComponent(r.path_and_query))).toEqual([
+      `/api/things?filter=${JSON.stringify(many)}`,
+    ]);
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual([2, 3]);
+  });
 });
 
 describe("and groups", () => {

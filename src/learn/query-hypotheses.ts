@@ -647,15 +647,8 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
  * (a filter dropping an answered entity) is pruned before combinations are run.
  */
 export function explainRead(read: QueryRead): Explanation[] {
-  const sample = [...read.base.slice(0, 50), ...read.answer.slice(0, 50)];
-  const byId = new Map(read.base.map((e) => [idOf(e, read.idField), e]));
-  const answeredFull = read.answer.map((a) => byId.get(idOf(a, read.idField)) ?? null);
-  const cands = read.leaves.map((leaf) =>
-    leafCandidates(leaf, sample, read.cursor).filter((m) => plausible(m, read, answeredFull)),
-  );
-  let total = 1;
-  for (const c of cands) total *= c.length;
-  if (total > MAX_COMBINATIONS) return [];
+  const cands = plausibleCandidates(read);
+  if (combinations(cands) > MAX_COMBINATIONS) return [];
   const out: Explanation[] = [];
   const pick: Meaning[] = [];
   const walk = (i: number): void => {
@@ -672,6 +665,26 @@ export function explainRead(read: QueryRead): Explanation[] {
   };
   walk(0);
   return out;
+}
+
+/** Per leaf, the candidates that can hold for the read on their own. */
+function plausibleCandidates(read: QueryRead): Meaning[][] {
+  const sample = [...read.base.slice(0, 50), ...read.answer.slice(0, 50)];
+  const byId = new Map(read.base.map((e) => [idOf(e, read.idField), e]));
+  const answeredFull = read.answer.map((a) => byId.get(idOf(a, read.idField)) ?? null);
+  return read.leaves.map((leaf) =>
+    leafCandidates(leaf, sample, read.cursor).filter((m) => plausible(m, read, answeredFull)),
+  );
+}
+
+const combinations = (cands: Meaning[][]) => cands.reduce((n, c) => n * c.length, 1);
+
+/**
+ * True when a read holds too many combinations to try (explainRead gives it none untried): its want of an
+ * explanation is then no evidence against any meaning.
+ */
+export function tooManyCombinations(read: QueryRead): boolean {
+  return combinations(plausibleCandidates(read)) > MAX_COMBINATIONS;
 }
 
 /** The syntactic keys a leaf's candidates stand for (what a read could confirm or contradict). */

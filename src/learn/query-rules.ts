@@ -25,6 +25,7 @@ import {
   leafCandidates,
   type Meaning,
   type QueryRead,
+  tooManyCombinations,
 } from "./query-hypotheses.js";
 
 /** A recorded read with a query, and the state it was made against. */
@@ -71,6 +72,8 @@ interface Analysed<O> {
    * read where it meant something else speaks against no filter syntax (it may be a word or identifier of the app's).
    */
   foreign: Set<string>[];
+  /** True when the read held too many combinations to try: it is replayed, and speaks against no group. */
+  untried: boolean;
 }
 
 function aliveExplanations<O>(a: Analysed<O>, alive: Set<string>): Explanation[] {
@@ -89,10 +92,11 @@ function contradicted<O>(reads: Analysed<O>[], alive: Set<string>): Set<string> 
   const out = new Set<string>();
   for (const a of reads) {
     const live = aliveExplanations(a, alive);
-    a.read.leaves.forEach((_, i) => {
-      const used = new Set(live.map((e) => e.meanings[i]!.key));
-      for (const k of a.cands[i]!) if (isGroupKey(k) && alive.has(k) && !used.has(k)) out.add(k);
-    });
+    if (!a.untried)
+      a.read.leaves.forEach((_, i) => {
+        const used = new Set(live.map((e) => e.meanings[i]!.key));
+        for (const k of a.cands[i]!) if (isGroupKey(k) && alive.has(k) && !used.has(k)) out.add(k);
+      });
     if (live.length === 0) continue;
     a.read.leaves.forEach((_, i) => {
       const used = new Set(live.map((e) => e.meanings[i]!.key));
@@ -225,11 +229,13 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
           );
       return new Set([...byKey].filter(([, f]) => f).map(([k]) => k));
     });
+    const all = explainRead(read);
     return {
       obs,
       read,
       foreign,
-      all: explainRead(read),
+      all,
+      untried: all.length === 0 && tooManyCombinations(read),
       cands: read.leaves.map((l) => candidateKeys(l, sample, read.cursor)),
       filterNames,
     };
