@@ -208,12 +208,14 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
   "loopback-todo/review": {
     // 13 -> 20: PATCH /todos?where=… is read as the list's filter[where]… (a prefix its selection confirmed), its
     // scope known whole from the sorted read, answered {"count": n}; PATCH /todos/{id} and POST /todos take `tag`,
-    // which that write proves settable, so the create, the patch and the reads after them follow.
-    total: [20, 28],
+    // which that write proves settable, so the create, the patch and the reads after them follow. 20 -> 21: the
+    // training's filter={"where":{"or":[…]}} answered the union of its branches, so the held-out or is served
+    // (filter-groups.ts).
+    total: [21, 28],
     tools: [
       ["delete_todos_by_id", 0, 1],
-      // Judged against the sorted read that opens the run (whole-reads.ts): bracket filters, skip, fields, inq.
-      ["get_todos", 9, 12],
+      // Judged against the sorted read that opens the run (whole-reads.ts): bracket filters, skip, fields, inq, or.
+      ["get_todos", 10, 12],
       // todos/2?filter[fields][title]=true: the list's fields rule, confirmed on item reads (item-fields.ts).
       ["get_todos_by_id", 5, 7],
       ["get_todos_count", 2, 3],

@@ -95,7 +95,9 @@ function inferredQueryOf(
               ? "{field}"
               : "op" in (s as object)
                 ? "{op}"
-                : `{field}${(s as { field_op: string }).field_op}{op}`,
+                : "branch" in (s as object)
+                  ? `{${(s as { branch: string }).branch}}`
+                  : `{field}${(s as { field_op: string }).field_op}{op}`,
       )
       .join(".");
   return [

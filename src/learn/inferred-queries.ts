@@ -72,7 +72,15 @@ function paramOf(r: Inferable): string {
   if (r.kind !== "filter") return r.path.join(".");
   return r.path
     .map((s) =>
-      "literal" in s ? s.literal : "field" in s ? "{field}" : "op" in s ? "{op}" : `{field}${s.field_op}{op}`,
+      "literal" in s
+        ? s.literal
+        : "field" in s
+          ? "{field}"
+          : "op" in s
+            ? "{op}"
+            : "branch" in s
+              ? `{${s.branch}}`
+              : `{field}${s.field_op}{op}`,
     )
     .join(".");
 }

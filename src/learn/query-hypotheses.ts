@@ -9,6 +9,14 @@
  * whose result is exactly the recorded answer are this read's explanations.
  */
 
+import {
+  type BranchStep,
+  branchSteps,
+  groupToken,
+  isBranchAt,
+  passesFilters,
+  underGroup,
+} from "../model/filter-groups.js";
 import type { Entity, QuerySegment } from "../model/model-schema.js";
 import { type CursorCodec, decodeCursor } from "../model/query-cursor.js";
 import {
@@ -72,6 +80,8 @@ export type Meaning =
       /** The separator after the operator the value spells (`gt.100`), or null. */
       valueOp: string | null;
       values: QueryScalar[];
+      /** The `or`/`and` groups the condition sits under, outermost first (filter-groups.ts); absent when none. */
+      within?: BranchStep[];
     }
   | {
       kind: "search";
@@ -126,7 +136,9 @@ const patternText = (p: QuerySegment[]) =>
           ? "{field}"
           : "op" in s
             ? "{op}"
-            : `{field}${s.field_op}{op}`,
+            : "branch" in s
+              ? `{${s.branch}}`
+              : `{field}${s.field_op}{op}`,
     )
     .join("/");
 
@@ -164,7 +176,7 @@ function filterCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
       tok = rest[0]!;
     } else if (rest.length > 1) continue;
     const pattern: QuerySegment[] = [
-      ...p.slice(0, i).map((literal) => ({ literal })),
+      ...literalsBefore(p, i),
       { field: true as const },
       ...(tok === null ? [] : [{ op: true as const }]),
     ];
@@ -193,6 +205,7 @@ function filterCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
             listSeparator: sep,
             valueOp: null,
             values: leafValues(leaf.value, sep),
+            ...withinOf(p, i),
           });
         }
   }
@@ -200,9 +213,18 @@ function filterCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
   return out;
 }
 
-/** The literals before position i of a leaf's path, as a pattern. */
+/**
+ * The names before position i of a leaf's path, as a pattern: literals, but an array index right after a group
+ * token (`or/0`, `$and/1`) is a branch of that group (filter-groups.ts), so every branch is one syntax.
+ */
 const literalsBefore = (p: string[], i: number): QuerySegment[] =>
-  p.slice(0, i).map((literal) => ({ literal }));
+  p.slice(0, i).map((literal, j) => (isBranchAt(p, j) ? { branch: groupToken(p[j - 1]!)! } : { literal }));
+
+/** The group steps of a filter whose field sits at position i of the path, as a meaning's `within`. */
+function withinOf(p: string[], i: number): { within?: BranchStep[] } {
+  const steps = branchSteps(p, i);
+  return steps.length > 0 ? { within: steps } : {};
+}
 
 /** A filter whose last name is a field, a separator and an operator token (`views_gte=100`, `views__gte=100`). */
 function nameOpCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
@@ -228,6 +250,7 @@ function nameOpCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
           listSeparator: listOp ? "," : null,
           valueOp: null,
           values: leafValues(leaf.value, listOp ? "," : null),
+          ...withinOf(leaf.path, last),
         });
   }
   return out;
@@ -264,6 +287,7 @@ function valueOpCandidatesAt(leaf: QueryLeaf, sample: Entity[], sep: string): Me
       listSeparator: null,
       valueOp: sep,
       values: split.values,
+      ...withinOf(leaf.path, last),
     })),
   );
 }
@@ -418,7 +442,12 @@ function searchable(e: Entity, m: Extract<Meaning, { kind: "search" }>): string[
 /** The candidates that can hold for this read on their own: a filter or search keeping every answered entity, a sort the answer follows. */
 function plausible(m: Meaning, read: QueryRead, answeredFull: (Entity | null)[]): boolean {
   const known = answeredFull.filter((e): e is Entity => e !== null);
-  if (m.kind === "filter") return known.every((e) => valuePasses(fieldValue(e, m.field), m.op, m.values));
+  if (m.kind === "filter")
+    // A branch of an `or` need not hold for every answered entity: its group's union must (run).
+    return (
+      m.within?.some((s) => s.mode === "any") === true ||
+      known.every((e) => valuePasses(fieldValue(e, m.field), m.op, m.values))
+    );
   if (m.kind === "word") return known.every((e) => fieldValue(e, m.field) === m.equals);
   if (m.kind === "search")
     return known.every((e) => searchPasses(e, searchable(e, m), m.term, m.caseSensitive));
@@ -489,7 +518,23 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
   );
   const hasPage = meanings.some((m) => m.kind === "limit" || m.kind === "offset" || m.kind === "page");
   const answerIds = new Set(read.answer.map((e) => idOf(e, read.idField)));
+  // A group is one condition: every leaf inside it must be a condition of it, and it decides as a whole.
+  const grouped = meanings.flatMap((m, i) => (m.kind === "filter" && m.within ? [[m, i] as const] : []));
+  for (const g of new Set(grouped.map(([m]) => m.within![0]!.group))) {
+    const members = grouped.filter(([m]) => m.within![0]!.group === g);
+    const inside = read.leaves.filter((l) => underGroup(l.path, g)).length;
+    if (members.length !== inside) return null;
+    const next = rows.filter((e) =>
+      passesFilters(
+        e,
+        members.map(([m]) => m),
+      ),
+    );
+    for (const [, i] of members) decisive[i] = next.length < rows.length;
+    rows = next;
+  }
   for (const [i, m] of meanings.entries()) {
+    if (m.kind === "filter" && m.within) continue;
     if (m.kind === "filter") {
       const next = rows.filter((e) => valuePasses(fieldValue(e, m.field), m.op, m.values));
       decisive[i] = next.length < rows.length;
@@ -602,15 +647,8 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
  * (a filter dropping an answered entity) is pruned before combinations are run.
  */
 export function explainRead(read: QueryRead): Explanation[] {
-  const sample = [...read.base.slice(0, 50), ...read.answer.slice(0, 50)];
-  const byId = new Map(read.base.map((e) => [idOf(e, read.idField), e]));
-  const answeredFull = read.answer.map((a) => byId.get(idOf(a, read.idField)) ?? null);
-  const cands = read.leaves.map((leaf) =>
-    leafCandidates(leaf, sample, read.cursor).filter((m) => plausible(m, read, answeredFull)),
-  );
-  let total = 1;
-  for (const c of cands) total *= c.length;
-  if (total > MAX_COMBINATIONS) return [];
+  const cands = plausibleCandidates(read);
+  if (combinations(cands) > MAX_COMBINATIONS) return [];
   const out: Explanation[] = [];
   const pick: Meaning[] = [];
   const walk = (i: number): void => {
@@ -627,6 +665,26 @@ export function explainRead(read: QueryRead): Explanation[] {
   };
   walk(0);
   return out;
+}
+
+/** Per leaf, the candidates that can hold for the read on their own. */
+function plausibleCandidates(read: QueryRead): Meaning[][] {
+  const sample = [...read.base.slice(0, 50), ...read.answer.slice(0, 50)];
+  const byId = new Map(read.base.map((e) => [idOf(e, read.idField), e]));
+  const answeredFull = read.answer.map((a) => byId.get(idOf(a, read.idField)) ?? null);
+  return read.leaves.map((leaf) =>
+    leafCandidates(leaf, sample, read.cursor).filter((m) => plausible(m, read, answeredFull)),
+  );
+}
+
+const combinations = (cands: Meaning[][]) => cands.reduce((n, c) => n * c.length, 1);
+
+/**
+ * True when a read holds too many combinations to try (explainRead gives it none untried): its want of an
+ * explanation is then no evidence against any meaning.
+ */
+export function tooManyCombinations(read: QueryRead): boolean {
+  return combinations(plausibleCandidates(read)) > MAX_COMBINATIONS;
 }
 
 /** The syntactic keys a leaf's candidates stand for (what a read could confirm or contradict). */

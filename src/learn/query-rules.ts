@@ -25,6 +25,7 @@ import {
   leafCandidates,
   type Meaning,
   type QueryRead,
+  tooManyCombinations,
 } from "./query-hypotheses.js";
 
 /** A recorded read with a query, and the state it was made against. */
@@ -71,17 +72,31 @@ interface Analysed<O> {
    * read where it meant something else speaks against no filter syntax (it may be a word or identifier of the app's).
    */
   foreign: Set<string>[];
+  /** True when the read held too many combinations to try: it is replayed, and speaks against no group. */
+  untried: boolean;
 }
 
 function aliveExplanations<O>(a: Analysed<O>, alive: Set<string>): Explanation[] {
   return a.all.filter((e) => e.meanings.every((m) => alive.has(m.key)));
 }
 
-/** The contradicted keys: a leaf that could mean one, in a read that has explanations, none of which lets it. */
+/** True for the key of a filter inside an `or`/`and` group (a `{any}`/`{all}` branch in its pattern). */
+const isGroupKey = (k: string) => k.startsWith("filter|") && (k.includes("/{any}/") || k.includes("/{all}/"));
+
+/**
+ * The contradicted keys: a leaf that could mean one, in a read that has explanations, none of which lets it. A
+ * group's key is held to every read that holds it: one whose answer it does not explain, even a read nothing
+ * explains, contradicts it (the spelling of `or` is a hypothesis each recorded answer must bear out).
+ */
 function contradicted<O>(reads: Analysed<O>[], alive: Set<string>): Set<string> {
   const out = new Set<string>();
   for (const a of reads) {
     const live = aliveExplanations(a, alive);
+    if (!a.untried)
+      a.read.leaves.forEach((_, i) => {
+        const used = new Set(live.map((e) => e.meanings[i]!.key));
+        for (const k of a.cands[i]!) if (isGroupKey(k) && alive.has(k) && !used.has(k)) out.add(k);
+      });
     if (live.length === 0) continue;
     a.read.leaves.forEach((_, i) => {
       const used = new Set(live.map((e) => e.meanings[i]!.key));
@@ -176,7 +191,15 @@ function best(live: Explanation[], forced: Map<string, number>): Explanation {
 const pathOf = (p: QuerySegment[]) =>
   p
     .map((s) =>
-      "literal" in s ? s.literal : "field" in s ? "{field}" : "op" in s ? "{op}" : `{field}${s.field_op}{op}`,
+      "literal" in s
+        ? s.literal
+        : "field" in s
+          ? "{field}"
+          : "op" in s
+            ? "{op}"
+            : "branch" in s
+              ? `{${s.branch}}`
+              : `{field}${s.field_op}{op}`,
     )
     .join(".");
 const leafText = (l: QueryLeaf) =>
@@ -206,11 +229,13 @@ export function learnQueryRules<O>(recorded: RecordedQueryRead<O>[]): LearnedQue
           );
       return new Set([...byKey].filter(([, f]) => f).map(([k]) => k));
     });
+    const all = explainRead(read);
     return {
       obs,
       read,
       foreign,
-      all: explainRead(read),
+      all,
+      untried: all.length === 0 && tooManyCombinations(read),
       cands: read.leaves.map((l) => candidateKeys(l, sample, read.cursor)),
       filterNames,
     };
@@ -343,6 +368,13 @@ function toRule(
             (x) => LIST_OPS.has(x.op) && x.listSeparator,
           )
         : undefined;
+      // `or` / `$and` groups along the path, outermost first: what must hold of their branches.
+      const groups = m.pattern.flatMap((s, j) => {
+        const token = m.pattern[j - 1];
+        return "branch" in s && token && "literal" in token
+          ? [`${s.branch === "any" ? "any" : "every"} branch of ${JSON.stringify(token.literal)} holding`]
+          : [];
+      });
       return {
         kind: "filter",
         path: m.pattern,
@@ -356,7 +388,7 @@ function toRule(
         ...(m.valueOp !== null ? { value_op: { separator: m.valueOp } } : {}),
         fields,
         ...(refutedNames ? { not_fields: [...refutedNames].filter((n) => !(n in fields)).sort() } : {}),
-        explain: `${pathOf(m.pattern)} filters on the field the name gives${m.valueOp === "" ? ", by the operator symbol the value begins with" : m.valueOp !== null ? `, by the operator the value spells before "${m.valueOp}"` : slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
+        explain: `${pathOf(m.pattern)} filters on the field the name gives${groups.length > 0 ? ` (${groups.join(", within ")}: a branch holds when all of its conditions do)` : ""}${m.valueOp === "" ? ", by the operator symbol the value begins with" : m.valueOp !== null ? `, by the operator the value spells before "${m.valueOp}"` : slot ? ", by the operator the last name spells" : m.listSeparator ? ` (a "${m.listSeparator}"-separated value is any of its values)` : ""}; ${seen}.`,
       };
     }
     case "search": {

@@ -4,6 +4,8 @@
  * method + path + query with the recorded answers in order, for every read
  * the state cannot serve.
  */
+
+import { isBranchAt } from "../model/filter-groups.js";
 import type {
   CannedResponse,
   Collection,
@@ -344,7 +346,13 @@ function pageStand(query: Query, leaves: QueryLeaf[], base: Entity[] | null): Pa
 function spells(path: QuerySegment[], leaf: string[]): boolean {
   return (
     path.length === leaf.length &&
-    path.every((seg, i) => ("literal" in seg ? seg.literal === leaf[i] : "field" in seg || "op" in seg))
+    path.every((seg, i) =>
+      "literal" in seg
+        ? seg.literal === leaf[i]
+        : "branch" in seg
+          ? isBranchAt(leaf, i)
+          : "field" in seg || "op" in seg,
+    )
   );
 }
 

@@ -106,13 +106,18 @@ export const CannedResponseSchema = z.strictObject({
   body: z.unknown(),
 });
 
-/** One segment of a query path pattern: a fixed name, any name that resolves to an entity field, or an operator token. */
+/** One segment of a query path pattern: a fixed name, any name that resolves to an entity field, an operator token, or a group branch. */
 export const QuerySegmentSchema = z.union([
   z.strictObject({ literal: z.string() }),
   z.strictObject({ field: z.literal(true) }),
   z.strictObject({ op: z.literal(true) }),
   /** A name that is a field, this separator, then an operator token (`views_gte`, `views__gte`). */
   z.strictObject({ field_op: z.string() }),
+  /**
+   * An array index right after a group token (`or`, `$and`): a branch of a group of conditions, any of which
+   * (`any`) or all of which (`all`) must hold (src/model/filter-groups.ts).
+   */
+  z.strictObject({ branch: z.enum(["any", "all"]) }),
 ]);
 
 const QueryOpSchema = z.enum(QUERY_OPS);

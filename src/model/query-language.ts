@@ -6,7 +6,9 @@
  * A query becomes *leaves*: each parameter's name split at its brackets
  * (`filter[where][title][like]`) and, when its value is a JSON object or
  * array (`filter={"where":{"id":{"gt":2}}}`), that JSON's keys appended, so
- * both of LoopBack's spellings are one path `filter/where/id/gt`. Field names
+ * both of LoopBack's spellings are one path `filter/where/id/gt`; an array of
+ * objects gives index names (`filter/where/or/0/id`), a group's branches when
+ * a group token precedes them (src/model/filter-groups.ts). Field names
  * in a path resolve to an entity's fields by structure (`assigned_to_id` →
  * `assigned_to.id`), operators by their spelling.
  */

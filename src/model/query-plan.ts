@@ -5,6 +5,14 @@
  * never ignored. The plan then runs on the collection's entities in the app's
  * pipeline order: default filter, filters and search, sort, page, projection.
  */
+import {
+  type BranchStep,
+  branchSteps,
+  groupsOf,
+  isBranchAt,
+  passesFilters,
+  underGroup,
+} from "./filter-groups.js";
 import type { Collection, Entity, QueryRule, QuerySegment } from "./model-schema.js";
 import { decodeCursor } from "./query-cursor.js";
 import {
@@ -28,12 +36,12 @@ import {
   sortEntities,
   splitFieldOp,
   splitValueOp,
-  valuePasses,
 } from "./query-language.js";
 
 /** What a request's query asks of the collection. */
 export interface QueryPlan {
-  filters: { field: string; op: QueryOp; values: QueryScalar[] }[];
+  /** The conditions, each with the `or`/`and` group steps it sits under (src/model/filter-groups.ts), if any. */
+  filters: { field: string; op: QueryOp; values: QueryScalar[]; within?: BranchStep[] }[];
   /** Each search with the case readings the recording left open (two when it did not decide). */
   searches: { fields: string[]; term: string; caseSensitive: boolean[] }[];
   sort: SortTerm[] | null;
@@ -88,7 +96,9 @@ function matchPattern(
       if (seg.literal !== path[i]) return null;
     } else if ("field" in seg) name = path[i]!;
     else if ("op" in seg) token = path[i]!;
-    else {
+    else if ("branch" in seg) {
+      if (!isBranchAt(path, i)) return null;
+    } else {
       const split = splitFieldOp(path[i]!, seg.field_op);
       if (!split) return null;
       name = split.name;
@@ -112,7 +122,7 @@ export function bareNameFilter(rule: QueryRule & { kind: "filter" }): boolean {
 
 /** What one rule makes of one leaf, or null when it does not fit. */
 type Part =
-  | { kind: "filter"; field: string; op: QueryOp; values: QueryScalar[] }
+  | { kind: "filter"; field: string; op: QueryOp; values: QueryScalar[]; within?: BranchStep[] }
   | { kind: "search"; fields: string[]; term: string; caseSensitive: boolean }
   | {
       kind: "sort";
@@ -136,6 +146,8 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
       if (bareNameFilter(rule) && !Object.hasOwn(rule.fields, m.name)) return null;
       const field = fieldFor(rule.fields, m.name, sample);
       if (field === null) return null;
+      const steps = rule.path.some((s) => "branch" in s) ? branchSteps(leaf.path) : [];
+      const within = steps.length > 0 ? { within: steps } : {};
       let op: QueryOp | null = rule.op;
       if (m.token !== null) {
         const spelt = opToken(m.token);
@@ -148,7 +160,7 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
           typeof leaf.value === "string" ? splitValueOp(leaf.value, rule.value_op.separator) : null;
         if (!split) return null;
         const spelt = rule.op_tokens[split.token] ?? split.op;
-        return { kind: "filter", field, op: spelt, values: split.values };
+        return { kind: "filter", field, op: spelt, values: split.values, ...within };
       }
       if (op === null) return null;
       const listed = op === "in" || op === "nin" || op === "between";
@@ -158,7 +170,7 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
       // nothing, yet such a value is often a word of the app's own (all, me, an identifier): not learned. A recorded
       // read of it is replayed as recorded; another is explained (an empty answer from one says nothing of others).
       if (foreignValue(values, field, sample) !== null) return null;
-      return { kind: "filter", field, op, values };
+      return { kind: "filter", field, op, values, ...within };
     }
     case "search":
       return samePath(rule.path, leaf.path) && typeof leaf.value === "string"
@@ -308,6 +320,12 @@ export function planQuery(
     if (sortPart.rule.missing === undefined) plan.sortUnplaced = true;
     if (sortPart.rule.ties === undefined) plan.sortUntied = true;
   }
+  // A group is read whole: a branch leaf no grouped filter took (an exact ignore, another kind) leaves it unlearned.
+  for (const g of groupsOf(plan.filters)) {
+    const inside = leaves.filter((l) => underGroup(l.path, g));
+    const grouped = plan.filters.filter((f) => f.within?.some((s) => s.group === g)).length;
+    if (grouped < inside.length) unlearned.push(...inside.filter((l) => !unlearned.includes(l)));
+  }
   if (plan.page) {
     if (plan.limit === null || plan.page.n < plan.page.base)
       return { unlearned: leaves.filter((l) => countOf(l.value) === plan.page!.n) };
@@ -402,7 +420,7 @@ export function runQueryPlan(
   idField: string | null = null,
 ): { rows: Entity[]; total: number; more: boolean } | { ambiguous: string } {
   let out = shownByDefault(plan.defaultFilter, rows, new Set(plan.filters.map((f) => f.field)));
-  for (const f of plan.filters) out = out.filter((e) => valuePasses(fieldValue(e, f.field), f.op, f.values));
+  out = out.filter((e) => passesFilters(e, plan.filters));
   for (const s of plan.searches) {
     const readings = s.caseSensitive.map((cs) => out.filter((e) => searchPasses(e, s.fields, s.term, cs)));
     if (readings.some((r) => r.length !== readings[0]!.length || r.some((e, i) => e !== readings[0]![i])))
