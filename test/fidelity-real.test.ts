@@ -290,10 +290,10 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   "loopback-todo/fresh": {
-    total: [12, 35],
+    total: [14, 35],
     tools: [
       ["delete_todos_by_id", 0, 1],
-      ["get_todos", 6, 15],
+      ["get_todos", 8, 15],
       ["get_todos_by_id", 1, 6],
       ["get_todos_count", 2, 3],
       ["patch_todos", 0, 1],

@@ -25,7 +25,9 @@ import {
   directionOf,
   FIELD_OP_SEPARATORS,
   fieldValue,
+  keyFlag,
   leafValues,
+  omitFields,
   opToken,
   parseSort,
   project,
@@ -64,6 +66,11 @@ export interface QueryRead {
    * may be missing), in no order the app showed. Answer order is then evidence only of what the read sorts.
    */
   partial?: boolean;
+  /**
+   * The fields the collection's plain list answers leave out though item reads show them (`list_view.omit`): an answer
+   * lacking them is no projection. Absent: none.
+   */
+  viewOmits?: string[];
 }
 
 /** One candidate meaning of one leaf. `key` names the syntax it stands for across reads. */
@@ -108,7 +115,14 @@ export type Meaning =
   | { kind: "direction"; key: string; path: string[]; direction: "asc" | "desc" }
   | { kind: "limit" | "offset"; key: string; path: string[]; n: number }
   | { kind: "page"; key: string; path: string[]; n: number; base: number }
-  | { kind: "fields"; key: string; pattern: QuerySegment[]; syntax: "list" | "keys"; names: string[] }
+  /** `list`: the value names the fields kept; `keys`: the last segment names one kept (`true`); `omit_keys`: one left out (`false`). */
+  | {
+      kind: "fields";
+      key: string;
+      pattern: QuerySegment[];
+      syntax: "list" | "keys" | "omit_keys";
+      names: string[];
+    }
   | { kind: "ignore"; key: string; path: string[]; value: string }
   /** A word value selecting the entities whose boolean field holds `equals` (`status_id=open`: `status.is_closed` false). */
   | { kind: "word"; key: string; path: string[]; value: string; field: string; equals: boolean }
@@ -330,16 +344,20 @@ function fieldsCandidates(leaf: QueryLeaf, sample: Entity[]): Meaning[] {
       names,
     });
   const last = leaf.path[leaf.path.length - 1]!;
-  if (leaf.path.length > 1 && (leaf.value === true || leaf.value === "true") && keys.has(last)) {
+  // A field named by the last segment, kept (`fields[title]=true`) or left out (`fields[desc]=false`): two syntaxes,
+  // each confirmed on its own (an app keeping the `true` ones need not drop the `false` ones).
+  const flag = keyFlag(leaf.value);
+  if (leaf.path.length > 1 && flag !== null && keys.has(last)) {
     const pattern: QuerySegment[] = [
       ...leaf.path.slice(0, -1).map((literal) => ({ literal })),
       { field: true },
     ];
+    const syntax = flag ? ("keys" as const) : ("omit_keys" as const);
     out.push({
       kind: "fields",
-      key: `fields|${patternText(pattern)}|keys`,
+      key: `fields|${patternText(pattern)}|${syntax}`,
       pattern,
-      syntax: "keys",
+      syntax,
       names: [last],
     });
   }
@@ -461,6 +479,7 @@ function plausible(m: Meaning, read: QueryRead, answeredFull: (Entity | null)[])
   }
   if (m.kind === "fields") {
     const names = new Set(m.names);
+    if (m.syntax === "omit_keys") return read.answer.every((a) => m.names.every((n) => !(n in a)));
     return read.answer.every((a) => Object.keys(a).every((k) => names.has(k) || m.syntax === "keys"));
   }
   return true;
@@ -628,7 +647,9 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
   if (fields.length > 0) {
     const names = new Set(fields.flatMap(([m]) => m.names));
     if (new Set(fields.map(([m]) => m.key)).size > 1) return null;
-    const shown = paged.map((e) => project(e, names));
+    const shown = paged.map((e) =>
+      fields[0]![0].syntax === "omit_keys" ? omitFields(e, names) : project(e, names),
+    );
     if (shown.length !== read.answer.length) return null;
     if (shown.some((e, k) => JSON.stringify(e) !== JSON.stringify(read.answer[k]))) return null;
     const cut = paged.some((e, k) => Object.keys(e).length > Object.keys(shown[k]!).length);
@@ -638,7 +659,22 @@ function run(read: QueryRead, meanings: Meaning[]): Explanation | null {
   if (paged.length !== read.answer.length) return null;
   for (const [k, e] of paged.entries())
     if (idOf(e, read.idField) !== idOf(read.answer[k]!, read.idField)) return null;
+  // The same entities cut down to fewer fields are another answer than the whole ones: no meaning picked here
+  // leaves fields out, so this combination does not explain the read (`fields[desc]=false` did change something).
+  if (leftOut(paged, read.answer, read.viewOmits ?? []).length > 0) return null;
   return { meanings, decisive, searchFields };
+}
+
+/**
+ * The fields every answered entity lacks though its row in the state holds them, other than those the plain list
+ * view leaves out: what a projection of the answer dropped. A field some answered entities show and others lack is
+ * left out per entity (a null the app omits), no projection. Sorted.
+ */
+export function leftOut(rows: Entity[], answer: Entity[], viewOmits: string[]): string[] {
+  if (answer.length === 0) return [];
+  const shown = new Set(answer.flatMap((a) => Object.keys(a)));
+  const held = new Set(rows.flatMap((e) => Object.keys(e)));
+  return [...held].filter((k) => !shown.has(k) && !viewOmits.includes(k)).sort();
 }
 
 /**

@@ -443,7 +443,7 @@ function toRule(
         kind: "fields",
         path: m.pattern,
         syntax: m.syntax,
-        explain: `${pathOf(m.pattern)} ${m.syntax === "list" ? "lists the fields each entity is cut down to" : "selects a field each entity is cut down to"}; ${seen}.`,
+        explain: `${pathOf(m.pattern)} ${m.syntax === "list" ? "lists the fields each entity is cut down to" : m.syntax === "keys" ? "selects a field each entity is cut down to" : "names a field left out of each entity (the value false)"}; ${seen}.`,
       };
     case "cursor":
       return {

@@ -281,6 +281,7 @@ function queryRead(
     idField: st.col.idField,
     defaultFilter: [],
     ...(partial ? { partial: true } : {}),
+    ...(st.col.listView && st.col.listView.omit.length > 0 ? { viewOmits: st.col.listView.omit } : {}),
     ...(st.col.cursor ? { cursor: st.col.cursor.codec } : {}),
     ...(st.col.defaultLimit !== undefined ? { defaultLimit: st.col.defaultLimit } : {}),
   };

@@ -274,11 +274,14 @@ export const QueryRuleSchema = z.discriminatedUnion("kind", [
     inferred: InferredFromSchema.optional(),
     explain: z.string(),
   }),
-  /** A projection: `list` — the value names the fields (`_fields=id,title`); `keys` — the last segment names one (`fields[title]=true`). */
+  /**
+   * A projection: `list` — the value names the fields (`_fields=id,title`); `keys` — the last segment names one kept
+   * (`fields[title]=true`); `omit_keys` — the last segment names one left out (`fields[desc]=false`).
+   */
   z.strictObject({
     kind: z.literal("fields"),
     path: z.array(QuerySegmentSchema),
-    syntax: z.enum(["list", "keys"]),
+    syntax: z.enum(["list", "keys", "omit_keys"]),
     explain: z.string(),
   }),
   /** A word value selecting the entities whose boolean `field` is `equals` (`status_id=open`: `status.is_closed` false); this exact value only. */

@@ -552,3 +552,17 @@ export function project(e: Entity, names: ReadonlySet<string>): Entity {
   for (const [k, v] of Object.entries(e)) if (names.has(k)) out[k] = v;
   return out;
 }
+
+/** An entity without the named top-level fields, in its own key order (`fields[desc]=false`). */
+export function omitFields(e: Entity, names: ReadonlySet<string>): Entity {
+  const out: Entity = {};
+  for (const [k, v] of Object.entries(e)) if (!names.has(k)) out[k] = v;
+  return out;
+}
+
+/** A projection flag's truth: `true`/`"true"` keeps the named field, `false`/`"false"` leaves it out; else null. */
+export function keyFlag(value: QueryScalar | QueryScalar[]): boolean | null {
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  return null;
+}

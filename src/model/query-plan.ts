@@ -21,7 +21,9 @@ import {
   directionOf,
   fieldValue,
   foreignValue,
+  keyFlag,
   leafValues,
+  omitFields,
   opToken,
   parseSort,
   project,
@@ -50,6 +52,8 @@ export interface QueryPlan {
   /** A page number waiting for the limit (set when the limit is known). */
   page: { n: number; base: number } | null;
   projection: Set<string> | null;
+  /** The fields left out of each entity (`fields[desc]=false`, an `omit_keys` rule); absent: none. */
+  omitted?: Set<string>;
   defaultFilter: { field: string; value: unknown }[];
   /** The id of the entity the page starts after (a cursor), or null. */
   after: string | null;
@@ -131,7 +135,7 @@ type Part =
     }
   | { kind: "limit" | "offset"; n: number }
   | { kind: "page"; n: number; base: number }
-  | { kind: "fields"; names: string[] }
+  | { kind: "fields"; names: string[]; omit?: true }
   | { kind: "cursor"; id: string }
   | { kind: "ignore" }
   | { kind: "word"; field: string; equals: boolean };
@@ -213,9 +217,11 @@ function partOf(rule: QueryRule, leaf: QueryLeaf, sample: Entity[]): Part | null
         return names ? { kind: "fields", names } : null;
       }
       const m = matchPattern(rule.path, leaf.path);
-      return m?.name && (leaf.value === true || leaf.value === "true")
+      const flag = keyFlag(leaf.value);
+      if (!m?.name || flag === null || flag !== (rule.syntax === "keys")) return null;
+      return rule.syntax === "keys"
         ? { kind: "fields", names: [m.name] }
-        : null;
+        : { kind: "fields", names: [m.name], omit: true };
     }
     case "cursor": {
       if (!samePath(rule.path, leaf.path) || typeof leaf.value !== "string") return null;
@@ -268,6 +274,7 @@ export function planQuery(
   );
   let direction: "asc" | "desc" | null = null;
   let sortPart: Extract<Part, { kind: "sort" }> | null = null;
+  const omitLeaves: QueryLeaf[] = [];
   for (const leaf of leaves) {
     // A value confirmed to add envelope leaves (`meta=total_count`), this exact value only.
     const adds = envelopes.find((r) => samePath(r.path, leaf.path) && leaf.value === r.value);
@@ -309,7 +316,10 @@ export function planQuery(
     else if (part.kind === "limit") plan.limit = part.n;
     else if (part.kind === "offset") plan.offset = part.n;
     else if (part.kind === "page") plan.page = { n: part.n, base: part.base };
-    else if (part.kind === "fields") plan.projection = new Set([...(plan.projection ?? []), ...part.names]);
+    else if (part.kind === "fields" && part.omit) {
+      plan.omitted = new Set([...(plan.omitted ?? []), ...part.names]);
+      omitLeaves.push(leaf);
+    } else if (part.kind === "fields") plan.projection = new Set([...(plan.projection ?? []), ...part.names]);
     else if (part.kind === "cursor") plan.after = part.id;
   }
   if (sortPart) {
@@ -331,6 +341,8 @@ export function planQuery(
       return { unlearned: leaves.filter((l) => countOf(l.value) === plan.page!.n) };
     plan.offset = (plan.page.n - plan.page.base) * plan.limit;
   }
+  // Fields kept and fields left out in one read: no recorded read showed which wins, so the left-out ones are unlearned.
+  if (plan.projection && plan.omitted) unlearned.push(...omitLeaves);
   return unlearned.length > 0 ? { unlearned } : { plan };
 }
 
@@ -408,6 +420,7 @@ export function keepsWhole(p: QueryPlan): boolean {
     p.offset === 0 &&
     p.page === null &&
     p.projection === null &&
+    p.omitted === undefined &&
     p.after === null &&
     p.envelope === undefined
   );
@@ -450,6 +463,7 @@ export function runQueryPlan(
   const more = end < out.length;
   out = out.slice(plan.offset, end);
   if (plan.projection) out = out.map((e) => project(e, plan.projection!));
+  if (plan.omitted) out = out.map((e) => omitFields(e, plan.omitted!));
   return { rows: out, total, more };
 }
 
