@@ -4,7 +4,7 @@ import type { RecordSpec } from "../../test/fixtures/evidence/build-evidence.js"
 import { learnSpecs, twinRequest } from "../../test/support/learn-specs.js";
 import { createEpisode } from "../serve/runtime/create-episode.js";
 import { handleRequest } from "../serve/runtime/handle-request.js";
-import { reusePolicy } from "./id-sequences.js";
+import { reusePolicy, sharedSequenceJoins } from "./id-sequences.js";
 
 const get = (path: string, res: unknown): RecordSpec => ({ path, status: 200, res });
 const post = (path: string, req: unknown, res: unknown): RecordSpec => ({
@@ -61,6 +61,83 @@ describe("id sequences", () => {
       { kind: "id_sequence", start: 3, step: 1 },
       { kind: "id_sequence", start: 7, step: 1 },
     ]);
+  });
+
+  it("a collection whose own creates never proved the sharing joins the sequence another's create proved", () => {
+    // Posts draw 11 (the seed hid what consumed 6-10: the counter's first draw), then 12; the first block is 13, one
+    // past the posts' highest while blocks held none: one counter. Posts' own rule would say 13 next, wrongly.
+    const { model } = learnSpecs([
+      get("/api/posts", [{ id: 5, name: "a" }]),
+      get("/api/blocks", []),
+      post("/api/posts", { name: "b" }, { id: 11, name: "b" }),
+      post("/api/posts", { name: "c" }, { id: 12, name: "c" }),
+      get("/api/posts", [
+        { id: 5, name: "a" },
+        { id: 11, name: "b" },
+        { id: 12, name: "c" },
+      ]),
+      post("/api/blocks", { name: "x" }, { id: 13, name: "x" }),
+      post("/api/blocks", { name: "y" }, { id: 14, name: "y" }),
+      get("/api/blocks", [
+        { id: 13, name: "x" },
+        { id: 14, name: "y" },
+      ]),
+    ]);
+    const idRule = (tool: string) =>
+      model.write_rules.find((r) => r.tool_name === tool)!.fields.find((f) => f.field === "id")!.rule;
+    expect(idRule("post_blocks")).toEqual({ kind: "id_sequence", start: 15, step: 1, sequence: "blocks" });
+    expect(idRule("post_posts")).toEqual({ kind: "id_sequence", start: 15, step: 1, sequence: "blocks" });
+  });
+
+  it("refuses the join when a later create of the partner skipped ids the one counter would have given", () => {
+    const { model } = learnSpecs([
+      get("/api/posts", [{ id: 5, name: "a" }]),
+      get("/api/blocks", []),
+      post("/api/posts", { name: "b" }, { id: 6, name: "b" }),
+      // 7-9 consumed by nothing recorded: the one counter would have given 7.
+      post("/api/posts", { name: "c" }, { id: 10, name: "c" }),
+      get("/api/posts", [
+        { id: 5, name: "a" },
+        { id: 6, name: "b" },
+        { id: 10, name: "c" },
+      ]),
+      post("/api/blocks", { name: "x" }, { id: 11, name: "x" }),
+      get("/api/blocks", [{ id: 11, name: "x" }]),
+    ]);
+    const idRule = (tool: string) =>
+      model.write_rules.find((r) => r.tool_name === tool)!.fields.find((f) => f.field === "id")!.rule;
+    expect(idRule("post_blocks")).toMatchObject({ kind: "id_sequence", sequence: "blocks" });
+    expect(idRule("post_posts")).toEqual({ kind: "id_sequence", start: 11, step: 1 });
+  });
+
+  it("joins only partners every create of which the one counter gives (sharedSequenceJoins)", () => {
+    const draw = (collection: string, id: number, own: number | null, others: [string, number][]) => ({
+      collection,
+      id: String(id),
+      maxIntBefore: own,
+      otherMaxBefore: new Map(others),
+    });
+    const proved = new Map([["blocks", "blocks"]]);
+    // Posts 11 (first draw, start hidden), 12; blocks 13 = posts' highest + 1: posts join.
+    expect(
+      sharedSequenceJoins(
+        [draw("posts", 11, 5, []), draw("posts", 12, 11, []), draw("blocks", 13, null, [["posts", 12]])],
+        proved,
+      ),
+    ).toEqual(new Map([["posts", "blocks"]]));
+    // A post after the block that skipped an id (15, not 14): nothing the twin models consumed 14; refused.
+    expect(
+      sharedSequenceJoins(
+        [
+          draw("posts", 11, 5, []),
+          draw("blocks", 12, null, [["posts", 11]]),
+          draw("posts", 15, 11, [["blocks", 12]]),
+        ],
+        proved,
+      ),
+    ).toEqual(new Map());
+    // No create proved a sharing: nothing joins.
+    expect(sharedSequenceJoins([draw("posts", 11, 5, [])], new Map())).toEqual(new Map());
   });
 
   it("continues a sequence after the nested ids an update drew from it (a revision)", () => {

@@ -96,3 +96,102 @@ export function reusePolicy(creates: readonly CreateSighting[]): ReusePolicy | n
   if (decided.length !== 1) return null;
   return { policy: decided[0]!, from: [...seen[decided[0]!]].sort() };
 }
+
+/** What a confirmed create shows of the counters it may draw from (a WriteObservation's own fields), in walk order. */
+export interface DrawSighting {
+  collection: string;
+  /** The created id, as text. */
+  id: string | null;
+  /** The highest integer id the collection ever held before it. */
+  maxIntBefore: number | null;
+  /** The highest integer id each other collection ever held before it. */
+  otherMaxBefore: ReadonlyMap<string, number> | null;
+}
+
+/**
+ * The collections that join a shared sequence another collection's create proved. A create of a collection whose
+ * rule draws from `sequence` S, with an id one past another collection's highest while beyond its own, proves that
+ * other collection draws from S too (one counter: WordPress's posts and blocks). The partner joins only if every
+ * recorded create of it is what the one counter gives at that moment: the highest id of all its sharers + 1, or, at
+ * the counter's first draw in the recording, anything beyond it (its start is hidden: the seed's rows consumed ids
+ * nobody recorded). A create that skips ids later, or falls at or below the sharers' highest, refutes the join.
+ * Returns `collection → sequence` for the joiners only (the collections whose rules already carry S keep it).
+ */
+export function sharedSequenceJoins(
+  draws: readonly DrawSighting[],
+  drawsFrom: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const ints = draws.flatMap((d) =>
+    d.id !== null && /^-?\d+$/.test(d.id) ? [{ ...d, value: Number(d.id) }] : [],
+  );
+  // The sharers of each sequence: the collections whose rules draw from it and the partners their creates proved.
+  const groups = new Map<string, Set<string>>();
+  for (const d of ints) {
+    const seq = drawsFrom.get(d.collection);
+    if (seq === undefined) continue;
+    const own = d.maxIntBefore ?? 0;
+    for (const [other, max] of [...(d.otherMaxBefore ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (max > own && d.value === max + 1 && drawsFrom.get(other) === undefined) {
+        const g = groups.get(seq) ?? new Set([d.collection]);
+        g.add(other);
+        groups.set(seq, g);
+      }
+  }
+  const out = new Map<string, string>();
+  for (const [seq, members] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    let drawn = false;
+    let fits = true;
+    for (const d of ints) {
+      if (!members.has(d.collection)) continue;
+      const highest = Math.max(
+        d.maxIntBefore ?? 0,
+        ...[...members].map((m) => (m === d.collection ? 0 : (d.otherMaxBefore?.get(m) ?? 0))),
+      );
+      if (d.value <= highest || (drawn && d.value !== highest + 1)) fits = false;
+      drawn = true;
+    }
+    if (fits) for (const m of members) if (drawsFrom.get(m) === undefined) out.set(m, seq);
+  }
+  return out;
+}
+
+/** The sequence a served create's id draws from, where it names one. */
+function createSequence(w: ServedWrite): string | undefined {
+  if (w.target.kind !== "create") return undefined;
+  const idPointer = pointerOf(w.target.collection.idField);
+  for (const [pointer, rule] of sequenceRules(w.rule.fields))
+    if (pointer === idPointer && rule.sequence !== undefined && rule.after === undefined)
+      return rule.sequence;
+  return undefined;
+}
+
+/** Every id_sequence rule of a tree (reuse aside) drawing from `sequence`. */
+function drawingFrom(rule: FieldRule, sequence: string): FieldRule {
+  if (rule.kind === "id_sequence") return rule.after === undefined ? { ...rule, sequence } : rule;
+  if (rule.kind === "object")
+    return { ...rule, fields: rule.fields.map((f) => ({ ...f, rule: drawingFrom(f.rule, sequence) })) };
+  if (rule.kind === "array") return { ...rule, items: rule.items.map((r) => drawingFrom(r, sequence)) };
+  if (rule.kind === "cases")
+    return { ...rule, cases: rule.cases.map((c) => ({ ...c, rule: drawingFrom(c.rule, sequence) })) };
+  return rule;
+}
+
+/**
+ * The served writes with every sharer of a shared sequence drawing from it: a collection whose create proved the
+ * sequence, and those that join it (`sharedSequenceJoins`), number their creates and the nested ids their updates
+ * give (a revision) from one counter.
+ */
+export function withSharedSequences(served: ServedWrite[], draws: readonly DrawSighting[]): ServedWrite[] {
+  const drawsFrom = new Map<string, string>();
+  for (const w of served) {
+    const seq = createSequence(w);
+    if (seq !== undefined && !drawsFrom.has(w.rule.collection)) drawsFrom.set(w.rule.collection, seq);
+  }
+  const all = new Map([...drawsFrom, ...sharedSequenceJoins(draws, drawsFrom)]);
+  return served.map((w) => {
+    const seq = all.get(w.rule.collection);
+    if (seq === undefined) return w;
+    const fields = w.rule.fields.map((f) => ({ ...f, rule: drawingFrom(f.rule, seq) }));
+    return { ...w, rule: { ...w.rule, fields } };
+  });
+}

@@ -40,7 +40,7 @@ import {
   withVariantReplays,
 } from "./header-variants.js";
 import { hiddenDefaults, hiddenPointers, withHiddenDefaults } from "./hidden-fields.js";
-import { reusePolicy, sequenceStarts } from "./id-sequences.js";
+import { reusePolicy, sequenceStarts, withSharedSequences } from "./id-sequences.js";
 import { inferNotFound } from "./inferred-not-found.js";
 import { inferSiblingQueries, siblingInputs } from "./inferred-queries.js";
 import { inferItemRoutes } from "./inferred-routes.js";
@@ -788,7 +788,7 @@ export function learn(
     c.counts = [...(c.counts ?? []), k.count];
   }
 
-  const served: ServedWrite[] = [...judged].flatMap(([group, j]) =>
+  const drafted: ServedWrite[] = [...judged].flatMap(([group, j]) =>
     j.draft && targets.has(group.key)
       ? [
           {
@@ -800,6 +800,22 @@ export function learn(
           },
         ]
       : [],
+  );
+  // Collections one counter numbers (a create proved it): each draws from it, its updates' nested ids too.
+  const served = withSharedSequences(
+    drafted,
+    walk.writes.flatMap((w) =>
+      w.target.kind === "create" && w.result === "confirmed"
+        ? [
+            {
+              collection: w.target.collection.name,
+              id: w.id,
+              maxIntBefore: w.maxIntBefore,
+              otherMaxBefore: w.otherMaxBefore,
+            },
+          ]
+        : [],
+    ),
   );
   const targeted: TargetedWrite[] = groups.flatMap((g) =>
     targets.has(g.key) ? [{ group: g, target: targets.get(g.key)! }] : [],
