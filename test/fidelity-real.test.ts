@@ -290,16 +290,16 @@ const EXPECTED: Record<string, { total: [number, number]; tools: [string, number
     ],
   },
   "loopback-todo/fresh": {
-    total: [14, 35],
+    total: [20, 35],
     tools: [
-      ["delete_todos_by_id", 0, 1],
+      ["delete_todos_by_id", 1, 1],
       ["get_todos", 8, 15],
-      ["get_todos_by_id", 1, 6],
+      ["get_todos_by_id", 3, 6],
       ["get_todos_count", 2, 3],
       ["patch_todos", 0, 1],
-      ["patch_todos_by_id", 1, 2],
-      ["post_todos", 2, 6],
-      ["put_todos_by_id", 0, 1],
+      ["patch_todos_by_id", 2, 2],
+      ["post_todos", 3, 6],
+      ["put_todos_by_id", 1, 1],
     ],
   },
 };

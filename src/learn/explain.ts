@@ -175,7 +175,18 @@ export function explainWrite(rule: Omit<WriteRule, "explain">, method: string, t
     const listed = answer.replace("the entity", "the updated entities in key order");
     return `${method} ${template} updates each ${singular(rule.collection)} whose id the request's "${rule.batch.keys}" lists, from its "${rule.batch.data}", and answers ${rule.status} with ${listed}${fields ? ` (${fields})` : ""}.`;
   }
-  return `${method} ${template} ${verb} one ${singular(rule.collection)}${upsert} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.${descendantsText(rule.descendants)}`;
+  return `${method} ${template} ${verb} one ${singular(rule.collection)}${upsert} and answers ${rule.status} with ${answer}${redirect}${fields ? ` (${fields})` : ""}.${descendantsText(rule.descendants)}${withheldSentText(rule.withheld_sent)}`;
+}
+
+/** The sentence naming the kinds of request a served write refuses (case-splits.ts), or "". */
+function withheldSentText(w: WriteRule["withheld_sent"]): string {
+  if (!w || w.length === 0) return "";
+  return w
+    .map(
+      (c) =>
+        ` A request sending ${c.pointer} is an explained miss: the ${c.recorded} recorded write${c.recorded === 1 ? "" : "s"} that sent it stayed unexplained (${c.reason}), the rule is learned from the others.`,
+    )
+    .join("");
 }
 
 /** The sentence saying what a rename does to the entities under the renamed one (hierarchical ids), or "". */

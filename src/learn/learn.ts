@@ -23,6 +23,7 @@ import { appendTo } from "../util/append-to.js";
 import { acknowledge } from "./acknowledged.js";
 import { type LearnWarning, selectApiRecords } from "./api-records.js";
 import { learnAuth } from "./auth-schemes.js";
+import { splitBySentField } from "./case-splits.js";
 import type { CollectionState } from "./collection-state.js";
 import { type FoundCollection, findCollections } from "./collections.js";
 import { type LearnedCount, learnCountReads } from "./count-reads.js";
@@ -124,7 +125,9 @@ function judgeWrites(
     if (!isWriteMethod(g.method) || signIns.has(g)) continue;
     const target = targets.get(g.key) ?? null;
     const walkedOf = writesByGroup.get(g) ?? [];
-    const j = learnWrite(g, target, walkedOf, opts, readRoutes);
+    const whole = learnWrite(g, target, walkedOf, opts, readRoutes);
+    // One kind of request left unexplained (a field only some writes sent): the others served, it refused.
+    const j = splitBySentField(g, target, walkedOf, opts, readRoutes, whole, learnWrite) ?? whole;
     warnings.push(...j.warnings);
     // A route whose query picks what it does: each variant its own read-backs confirm (write-variants.ts).
     const [variant, ...more] =

@@ -1014,6 +1014,22 @@ const writeRuleShape = {
    * explained miss, as the app may refuse it or delete for good. Absent: not such a delete.
    */
   kept_delete: z.strictObject({ constants: z.array(z.string()) }).optional(),
+  /**
+   * Kinds of request this served write refuses (src/learn/case-splits.ts): the recorded writes whose body sent the
+   * top-level field at `pointer` (`recorded` of them) stayed unexplained (`reason`, `hint`: why, as the withheld
+   * endpoint said), while the writes that did not send it learned this rule. A request sending it is an explained
+   * miss (501 `withheld_case`). Absent: every kind of request is served.
+   */
+  withheld_sent: z
+    .array(
+      z.strictObject({
+        pointer: z.string(),
+        reason: WithheldReasonSchema,
+        hint: z.string(),
+        recorded: z.number().int(),
+      }),
+    )
+    .optional(),
   collection: z.string(),
   /** For writes on one entity: the path param holding its id. */
   id_param: z.string().nullable(),

@@ -32,6 +32,7 @@ import { matchRoute, type RouteMatch } from "./route-table.js";
 import type { Episode, TwinRequest, TwinResponse } from "./twin-types.js";
 import { refuseUnlearnedFields } from "./unlearned-fields.js";
 import { validateRequest } from "./validate-request.js";
+import { refuseWithheldCase } from "./withheld-cases.js";
 import { unlearnedWriteQuery } from "./write-query.js";
 
 const collectionIndexes = new WeakMap<Model, Map<string, Collection>>();
@@ -188,6 +189,7 @@ function serveFrom(
   // A write by query is named by its query: the filter selects what it writes (apply-write.ts).
   if (rule.by_query)
     return (
+      refuseWithheldCase(ep, rule, req) ??
       refuseUnlearnedFields(ep, c, list, rule, req, m.params) ??
       applyWrite(model, episode, c, rule, req, m.params, ep)
     );
@@ -198,6 +200,7 @@ function serveFrom(
     return hit ? replayed(model, episode, hit, req) : explainUnlearnedWriteQuery(req, ep, unlearned);
   }
   return (
+    refuseWithheldCase(ep, rule, req) ??
     refuseUnlearnedFields(ep, c, list, rule, req, m.params) ??
     applyWrite(model, episode, c, rule, req, m.params)
   );
