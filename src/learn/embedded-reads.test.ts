@@ -170,6 +170,29 @@ describe("a replayed read of a collection's own list", () => {
   });
 });
 
+describe("a replayed query read of a collection's own list that embeds no entity", () => {
+  it("is stale after any write of the episode to the collection, an empty answer too", () => {
+    // `?starred=yes` answered nothing, and no rule explains it: replayed as recorded until the episode writes.
+    const empty: RecordSpec = { path: "/api/items?starred=yes", status: 200, res: [] };
+    const { model, ask } = twin([items(I[0], I[1]), empty, create, items(...I)]);
+    const replay = model.replays.find((r) => r.path_and_query === "/api/items?starred=yes")!;
+    expect(replay.embeds?.map((e) => [e.collection, e.pointer, e.kind, e.confirmed])).toEqual([
+      ["items", "", "list", false],
+    ]);
+    const recorded = {
+      ...req("GET", "/api/items"),
+      query: [["starred", "yes"]] as [string, string][],
+    };
+    expect([ask(recorded).status, ask(recorded).served_by]).toEqual([200, "replay"]);
+    // A create may join what the query picks: the recorded [] is no longer known to be the app's answer.
+    expect(ask(req("POST", "/api/items", { title: "Stapler", list: "office" })).status).toBe(201);
+    const after = ask(recorded);
+    expect([after.status, after.served_by, (after.body as { value: { error: string } }).value.error]).toEqual(
+      [409, "miss", "stale_replay"],
+    );
+  });
+});
+
 describe("findEmbeds", () => {
   const source = (rows: object[]): EmbedSource => ({
     name: "issues",

@@ -10,6 +10,7 @@ import type { Entity } from "../model/model-schema.js";
 import { queryLeaves } from "../model/query-language.js";
 import { appendTo } from "../util/append-to.js";
 import { unionView } from "../util/entity-view.js";
+import { escapePointerToken } from "../util/json-pointer.js";
 import { CollectionState } from "./collection-state.js";
 import { type FoundCollection, itemEntity, listEntities } from "./collections.js";
 import { type DescendantMove, DescendantWatch, greedySeparator } from "./descendant-moves.js";
@@ -430,7 +431,7 @@ class Walk {
     else if (ok(o) || isRedirect(o.status)) this.write(o, body);
     else if (o.status >= 400 && o.status < 500 && this.refusing.has(o.endpoint.key)) this.refusal(o);
     if (embeds && (listState || itemState))
-      this.embeds.set(o, findEmbeds(body, this.embedSources(), o.query.length > 0));
+      this.embeds.set(o, withOwnList(findEmbeds(body, this.embedSources(), o.query.length > 0), listState));
   }
 
   /** The entities of a list read's scope now, in list order, when the recording listed it whole; else null. */
@@ -1151,4 +1152,20 @@ export function walkState(
     itemQueries: walk.itemQueries,
     refusedQueries: walk.refusedQueries,
   };
+}
+
+/**
+ * The embeds of a query read of a collection's own list route, with the list itself among them: a replay of it
+ * (a query no rule explains) answers which of the collection's entities the query picks, and any write of the
+ * episode to the collection may change that — a create may join it, though the recorded answer was empty or showed
+ * entities the walk did not know (a projection of a collection seen only in part) — so it is stale after any.
+ * Unconfirmed, never rebuilt. Item reads and reads that already embed the list are left as found.
+ */
+function withOwnList(found: FoundEmbed[], listState: CollectionState | undefined): FoundEmbed[] {
+  if (!listState) return found;
+  const name = listState.col.name;
+  if (found.some((f) => f.collection === name && f.kind === "list")) return found;
+  const env = listState.col.envelope;
+  const pointer = env.kind === "object" ? `/${escapePointerToken(env.items_key)}` : "";
+  return [...found, { collection: name, pointer, kind: "list", ids: [], keys: [], exact: false }];
 }
