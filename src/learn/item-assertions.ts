@@ -224,3 +224,38 @@ export function learnItemAssertions(
   }
   return out;
 }
+
+/** Per collection name, the parameters a walk's reads confirmed as assertions, each with the fields it asserts. */
+export type AssertedParams = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+
+/** The parameters of confirmed assertions, by parameter name, with the fields each asserts. */
+export function assertedParams(assertions: readonly Assertion[]): Map<string, readonly string[]> {
+  return new Map(assertions.map((a) => [a.param, a.fields]));
+}
+
+/**
+ * True when an item read's every parameter (each sent once) is a confirmed assertion, and each asserted field equals
+ * the value sent both in the entity the state held (the assertion judged against what the recording showed before,
+ * not against the answer itself) and in the answer: by the learned rule, the app answered it as the plain item read,
+ * so the walk takes it in as one (a folder's children it shows are its whole list; `state-walk.ts`). Not where a
+ * parameter has any other meaning (a projection, an expansion), nor where the state held no entity or held the
+ * field null (a listing left it out: `?format=base64` confirmed only against its own answer may be an encoding).
+ */
+export function answersAsPlainRead(
+  asserted: ReadonlyMap<string, readonly string[]> | undefined,
+  query: readonly [string, string][],
+  answer: Entity | null,
+  held: Entity | null,
+): boolean {
+  if (!asserted || !answer || !held || query.length === 0) return false;
+  if (new Set(query.map(([k]) => k)).size !== query.length) return false;
+  const equals = (e: Entity, f: string, v: string) => scalar(e[f]) && String(e[f]) === v;
+  return query.every(([k, v]) => {
+    const fields = asserted.get(k);
+    return (
+      fields !== undefined &&
+      fields.length > 0 &&
+      fields.every((f) => equals(answer, f, v) && equals(held, f, v))
+    );
+  });
+}

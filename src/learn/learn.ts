@@ -45,7 +45,7 @@ import { reusePolicy, sequenceStarts, withSharedSequences } from "./id-sequences
 import { inferNotFound } from "./inferred-not-found.js";
 import { inferSiblingQueries, siblingInputs } from "./inferred-queries.js";
 import { inferItemRoutes } from "./inferred-routes.js";
-import { learnItemAssertions } from "./item-assertions.js";
+import { type AssertedParams, assertedParams, learnItemAssertions } from "./item-assertions.js";
 import { itemFieldsConfirmed } from "./item-fields.js";
 import { learnItemProjections } from "./item-projections.js";
 import { operationExamples } from "./operation-examples.js";
@@ -309,6 +309,24 @@ function takeEncodedReads(st: CollectionState, held: ReadonlyMap<Observation, En
   }
 }
 
+/**
+ * The collection's item-read query rules under a walk: its confirmed projections (`?content=0`), and the parameters
+ * that assert a field of the entity (`?type=file`), judged beside those projections.
+ */
+function itemQueryRules(st: CollectionState, walk: WalkResult, ordered: readonly Observation[]) {
+  const item = st.col.item;
+  const projections = item ? learnItemProjections(item, st.col.itemEnvelope, walk.itemQueries) : [];
+  const assertions = item
+    ? learnItemAssertions(item, st.col.itemEnvelope, {
+        held: walk.itemQueries,
+        ordered,
+        projections,
+        ...(st.col.missStatuses ? { missStatuses: st.col.missStatuses } : {}),
+      })
+    : [];
+  return { projections, assertions };
+}
+
 /** The top-level fields a confirmed update of the collection changed: its entity before against its read-back. */
 function updatedFields(writes: WalkResult["writes"], collection: string): Set<string> {
   const out = new Set<string>();
@@ -331,19 +349,8 @@ function collectionStates(walk: WalkResult, ordered: readonly Observation[]) {
   for (const st of [...walk.states.values()].sort(byName((s) => s.col.name))) {
     if (st.col.item) takeEncodedReads(st, walk.itemQueries);
     const m = collectionModel(st, walk.queries, walk.refusedQueries, updatedFields(walk.writes, st.col.name));
-    const projections = st.col.item
-      ? learnItemProjections(st.col.item, st.col.itemEnvelope, walk.itemQueries)
-      : [];
+    const { projections, assertions } = itemQueryRules(st, walk, ordered);
     if (projections.length > 0) m.collection.item_projections = projections;
-    // Item-read parameters that assert a field of the entity (`?type=file`), judged beside those projections.
-    const assertions = st.col.item
-      ? learnItemAssertions(st.col.item, st.col.itemEnvelope, {
-          held: walk.itemQueries,
-          ordered,
-          projections,
-          ...(st.col.missStatuses ? { missStatuses: st.col.missStatuses } : {}),
-        })
-      : [];
     if (assertions.length > 0) m.collection.item_assertions = assertions;
     if (
       st.col.item &&
@@ -574,7 +581,7 @@ function walkWithQueryWrites(
 ): { walk: WalkResult; until: (prefix: Observation[]) => WalkResult } {
   const resolve = queryResolver(targets, walked.walk);
   const until = (prefix: Observation[]) =>
-    walkState(prefix, found, targets, walked.sizes, resolve, walked.orderings);
+    walkState(prefix, found, targets, walked.sizes, resolve, walked.orderings, walked.asserted);
   return { walk: resolve === null ? walked.walk : until(ordered), until };
 }
 
@@ -607,6 +614,8 @@ interface Walked {
   walk: WalkResult;
   sizes: ReadonlyMap<string, ReadonlySet<string>>;
   orderings: ReadonlyMap<string, OrderingQuery>;
+  /** The item-read assertions a walk before confirmed (`walkAgainWithAssertions`); absent: none taken. */
+  asserted?: AssertedParams;
 }
 
 /** Per collection, its own confirmed sort rules under a walk's reads (`whole-reads.ts`). */
@@ -641,6 +650,42 @@ function walkAgainWithOrderings(
     return [...paths(q)].every((p) => still.has(p));
   });
   return kept ? { ...walked, walk: second, orderings } : walked;
+}
+
+/** Per collection, the item-read parameters a walk's reads confirm as assertions, with the fields each asserts. */
+function assertionsOf(
+  walk: WalkResult,
+  ordered: readonly Observation[],
+): Map<string, Map<string, readonly string[]>> {
+  const out = new Map<string, Map<string, readonly string[]>>();
+  for (const st of walk.states.values()) {
+    const { assertions } = itemQueryRules(st, walk, ordered);
+    if (assertions.length > 0) out.set(st.col.name, assertedParams(assertions));
+  }
+  return out;
+}
+
+/**
+ * The walk again, once the walk before confirmed item-read parameters as assertions (`?type=directory` answers the
+ * entity as the plain read does where its field equals the value): a read whose every parameter is one, holding
+ * there, is then taken in as the plain item read (a folder's children it shows are its whole list, so an id it
+ * listed is known). Kept only when the new walk's reads confirm every such parameter still, asserting the same
+ * fields; else the walk before stands.
+ */
+function walkAgainWithAssertions(
+  ordered: Observation[],
+  found: FoundCollection[],
+  targets: Map<string, WriteTarget>,
+  walked: Walked,
+): Walked {
+  const asserted = assertionsOf(walked.walk, ordered);
+  if (asserted.size === 0) return walked;
+  const second = walkState(ordered, found, targets, walked.sizes, null, walked.orderings, asserted);
+  const again = assertionsOf(second, ordered);
+  const kept = [...asserted].every(([c, params]) =>
+    [...params].every(([p, fields]) => JSON.stringify(again.get(c)?.get(p)) === JSON.stringify(fields)),
+  );
+  return kept ? { ...walked, walk: second, asserted } : walked;
 }
 
 /** The end of the last timed record (start + duration), where the episode clock starts; null when untimed. */
@@ -699,11 +744,16 @@ export function learn(
     ordered,
     found,
     targets,
-    walkAgainWithOrderings(
+    walkAgainWithAssertions(
       ordered,
       found,
       targets,
-      walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets)),
+      walkAgainWithOrderings(
+        ordered,
+        found,
+        targets,
+        walkAgainWithPageSizes(ordered, found, targets, walkState(ordered, found, targets)),
+      ),
     ),
   );
   // A sign-in touches no collection: it is replayed (its successful answers), never judged as a write.

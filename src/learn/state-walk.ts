@@ -16,6 +16,7 @@ import { type FoundCollection, itemEntity, listEntities } from "./collections.js
 import { type DescendantMove, DescendantWatch, greedySeparator } from "./descendant-moves.js";
 import { type EmbedSource, type FoundEmbed, findEmbeds } from "./embedded-reads.js";
 import type { Observation } from "./endpoint-index.js";
+import { type AssertedParams, answersAsPlainRead } from "./item-assertions.js";
 import { namesItsFields } from "./projected-reads.js";
 import { cursorValue, saysMore } from "./query-cursor.js";
 import type { QueryRead } from "./query-hypotheses.js";
@@ -389,6 +390,8 @@ class Walk {
     private readonly resolve: QueryResolver | null = null,
     /** Per collection, the sort rules a first walk's rules confirmed (`whole-reads.ts`): a read sorting only is whole. */
     private readonly orderings: ReadonlyMap<string, OrderingQuery> = new Map(),
+    /** Per collection, the item-read parameters a walk before confirmed as assertions: see `readItem`. */
+    private readonly asserted: AssertedParams = new Map(),
   ) {
     const [good, bad] = [new Set<string>(), new Set<string>()];
     for (const o of ordered)
@@ -770,7 +773,15 @@ class Walk {
       st.remove(id);
       this.sighting(st, id, null, o);
     } else if (ok(o) && o.query.length > 0) {
-      this.itemQueries.set(o, st.entities.get(id) ?? null);
+      const held = st.entities.get(id) ?? null;
+      this.itemQueries.set(o, held);
+      // A read whose every parameter a walk before confirmed as an assertion that held here (`?type=directory` of a
+      // folder) answered as the plain item read: it is taken in as one (its children the folder's whole list).
+      const asserted = this.asserted.get(st.col.name);
+      if (answersAsPlainRead(asserted, o.query, itemEntity(body, st.col.itemEnvelope), held)) {
+        this.plainItem(st, o, id, body);
+        return;
+      }
       // An entity no read before showed exists: it joins with the fields every whole entity holds that it shows
       // (never a projected or expanded shape written into a known one).
       const shown = st.entities.has(id) ? null : itemEntity(body, st.col.itemEnvelope);
@@ -778,17 +789,22 @@ class Walk {
         const e = withScope(st, o, shown);
         if (st.noteFromItemQuery(st.scopeOf(e), e)) this.sighting(st, st.idOf(e) ?? id, e, o);
       }
-    } else if (ok(o) && o.query.length === 0) {
-      // An item read with a query (a format, a projection, an expansion) may show another shape of the entity:
-      // it is replayed, and never written back into the state.
-      const shown = itemEntity(body, st.col.itemEnvelope);
-      const read = shown && withScope(st, o, shown);
-      const e = read && st.col.tree ? this.readChildren(st, o, read, st.col.tree.childrenKey) : read;
-      if (e) {
-        st.upsert(e);
-        // The path may name the entity by another of its ids (`/projects/website`): its writes wait under its id.
-        this.sighting(st, st.idOf(e) ?? id, e, o);
-      }
+    } else if (ok(o) && o.query.length === 0) this.plainItem(st, o, id, body);
+  }
+
+  /**
+   * A successful item read as the plain read answers it: the entity as it is now (an item read with a query of
+   * another meaning, a format, a projection, an expansion, may show another shape: it is replayed, and never
+   * written back into the state).
+   */
+  private plainItem(st: CollectionState, o: Observation, id: string, body: unknown): void {
+    const shown = itemEntity(body, st.col.itemEnvelope);
+    const read = shown && withScope(st, o, shown);
+    const e = read && st.col.tree ? this.readChildren(st, o, read, st.col.tree.childrenKey) : read;
+    if (e) {
+      st.upsert(e);
+      // The path may name the entity by another of its ids (`/projects/website`): its writes wait under its id.
+      this.sighting(st, st.idOf(e) ?? id, e, o);
     }
   }
 
@@ -1138,8 +1154,10 @@ export function walkState(
   resolve: QueryResolver | null = null,
   /** Per collection, its confirmed sort rules (a further walk: see `Walk.sortsOnly`). */
   orderings: ReadonlyMap<string, OrderingQuery> = new Map(),
+  /** Per collection, its confirmed item-read assertions (a further walk: see `Walk.readItem`). */
+  asserted: AssertedParams = new Map(),
 ): WalkResult {
-  const walk = new Walk(collections, targets, ordered, pageSizes, resolve, orderings);
+  const walk = new Walk(collections, targets, ordered, pageSizes, resolve, orderings, asserted);
   for (const o of ordered) walk.observe(o);
   walk.judgeKnown();
   return {
