@@ -125,6 +125,35 @@ describe("collections at different paths and ids by role", () => {
     ]);
     expect(model.collections[0]!.item_endpoint).toBeNull();
   });
+
+  it("links a list beside its items (`/wiki/index.json`, `/wiki/{id}.json`) by ids that coincide, and not otherwise", () => {
+    const pages = [
+      { title: "Deployment", version: 2 },
+      { title: "Glossary", version: 1 },
+    ];
+    const page = (title: string) => ({ wiki_page: { title, text: `h1. ${title}`, version: 1 } });
+    const { model } = learnSpecs([
+      { path: "/wiki/index.json", status: 200, res: { wiki_pages: pages } },
+      { path: "/wiki/Deployment.json", status: 200, res: page("Deployment") },
+      { path: "/wiki/Glossary.json", status: 200, res: page("Glossary") },
+    ]);
+    expect(model.collections[0]).toMatchObject({
+      id_field: "title",
+      list_endpoint: "get_wiki_index_json",
+      item_endpoint: "get_wiki_by_id",
+    });
+    // Item reads of entities the list never showed are not its items (nor does anything confirm `title` as an id).
+    const other = learnSpecs([
+      { path: "/wiki/index.json", status: 200, res: { wiki_pages: pages } },
+      { path: "/wiki/Roadmap.json", status: 200, res: page("Roadmap") },
+      { path: "/wiki/Runbook.json", status: 200, res: page("Runbook") },
+    ]);
+    expect(other.model.collections).toEqual([]);
+    expect(other.coverage.reads.map((r) => [r.template, r.serving])).toEqual([
+      ["/wiki/{id}.json", "replay"],
+      ["/wiki/index.json", "replay"],
+    ]);
+  });
 });
 
 describe("item reads with a query", () => {

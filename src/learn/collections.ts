@@ -198,8 +198,10 @@ function itemNames(list: EndpointGroup): { names: string[]; tails: string[] } {
 }
 
 /**
- * The item templates a list may have at its own path: `<list>/{id}` (`{id+}`), and the sibling item path
- * (`/issues.json` and `/issues/{id}.json`, `/flows` and `/flow/{id}`).
+ * The item templates a list may have at its own path: `<list>/{id}` (`{id+}`), the sibling item path
+ * (`/issues.json` and `/issues/{id}.json`, `/flows` and `/flow/{id}`), and an item beside the list itself
+ * (`/wiki/index.json` and `/wiki/{id}.json`). The sibling ones are linked only when an item read showed a listed
+ * entity (`itemFor`).
  */
 function ownItemTemplates(list: EndpointGroup): string[] {
   const parent = list.template.slice(0, list.template.lastIndexOf("/"));
@@ -208,6 +210,8 @@ function ownItemTemplates(list: EndpointGroup): string[] {
     `${list.template}/{id}`,
     `${list.template}/{id+}`,
     ...names.flatMap((n) => tails.map((t) => `${parent}/${n}/{id}${t}`)),
+    // A list beside its items (`/wiki/index.json` and `/wiki/{id}.json`).
+    ...tails.map((t) => `${parent}/{id}${t}`),
   ];
 }
 

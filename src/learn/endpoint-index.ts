@@ -146,6 +146,42 @@ function pathIdEvidence(
   return { pathIds, selfNamed };
 }
 
+/** How many 2xx bodies per path and method are kept to compare the shapes of siblings' answers. */
+const ANSWER_SAMPLE = 3;
+
+/**
+ * What the 2xx JSON answers show of paths: a few bodies per path and method (word siblings whose sub-paths
+ * answered alike are one parameter), and the paths whose answer holds the last segment's stem as a string value
+ * at its top level or in the one object of an envelope (the entity names itself: `/wiki/Roadmap.json` answering
+ * `{"wiki_page": {"title": "Roadmap"}}`).
+ */
+function answerEvidence(api: ApiRecord[]): {
+  answers: Map<string, Map<string, unknown[]>>;
+  stemNamed: Set<string>;
+} {
+  const answers = new Map<string, Map<string, unknown[]>>();
+  const stemNamed = new Set<string>();
+  for (const rec of api) {
+    if (rec.status < 200 || rec.status >= 300 || rec.response.kind !== "json") continue;
+    if (rec.query.length > 0 || rec.segments.length === 0) continue;
+    const key = rec.segments.join("/");
+    const body = rec.response.value;
+    const byMethod = answers.get(key) ?? new Map<string, unknown[]>();
+    answers.set(key, byMethod);
+    const bodies = byMethod.get(rec.method) ?? [];
+    byMethod.set(rec.method, bodies);
+    if (bodies.length < ANSWER_SAMPLE) bodies.push(body);
+    if (body === null || typeof body !== "object" || Array.isArray(body)) continue;
+    const stem = splitSuffix(rec.segments[rec.segments.length - 1]!).stem;
+    if (isIdShaped(stem)) continue;
+    const top = Object.values(body as Record<string, unknown>);
+    const inner = top.length === 1 && top[0] !== null && typeof top[0] === "object" && !Array.isArray(top[0]);
+    const values = inner ? Object.values(top[0] as Record<string, unknown>) : top;
+    if (values.includes(stem)) stemNamed.add(key);
+  }
+  return { answers, stemNamed };
+}
+
 /** Places every record in its endpoint; endpoints come back sorted by tool name. */
 export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; observations: Observation[] } {
   const paths = new Map<string, string[]>();
@@ -164,6 +200,7 @@ export function indexEndpoints(api: ApiRecord[]): { groups: EndpointGroup[]; obs
     keysByList,
     missed: missedPaths(api),
     ...pathIdEvidence(api, keysByList),
+    ...answerEvidence(api),
   });
   const byKey = new Map<string, EndpointGroup>();
   const observations: Observation[] = [];

@@ -1,7 +1,7 @@
 /** Properties of path templating: ids of every kind collapse, constant segments never do, order does not matter. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildTemplater } from "./path-template.js";
+import { buildTemplater, sameShape } from "./path-template.js";
 import { toolName } from "./tool-name.js";
 
 const hex = (n: number) =>
@@ -129,5 +129,133 @@ describe("ids by role", () => {
         "archived.json",
       ]).template,
     ).toBe("/projects/archived.json");
+  });
+});
+
+describe("word ids by what answered", () => {
+  const answers = (entries: [string, string, unknown][]) => {
+    const out = new Map<string, Map<string, unknown[]>>();
+    for (const [path, method, body] of entries) {
+      const byMethod = out.get(path) ?? new Map<string, unknown[]>();
+      out.set(path, byMethod);
+      byMethod.set(method, [...(byMethod.get(method) ?? []), body]);
+    }
+    return out;
+  };
+  const list = (items: unknown[]) => ({ categories: items, total_count: items.length });
+
+  it("makes word siblings one parameter when a sub-path under both answered with one shape", () => {
+    const paths = [
+      ["projects", "website", "categories.json"],
+      ["projects", "mobile-app", "categories.json"],
+      ["projects", "website", "notes.json"],
+    ];
+    const t = buildTemplater(paths, {
+      idValues: new Set(),
+      keysByList: new Map(),
+      answers: answers([
+        ["projects/website/categories.json", "GET", list([{ id: 2, name: "Backend", owner: { id: 5 } }])],
+        // An empty list and fewer optional fields are the same shape.
+        ["projects/mobile-app/categories.json", "GET", list([])],
+        ["projects/mobile-app/categories.json", "POST", { category: { id: 1, name: "Push" } }],
+      ]),
+    });
+    expect(t(["projects", "mobile-app", "categories.json"]).template).toBe(
+      "/projects/{project_id}/categories.json",
+    );
+    // A sub-path read under one of them only is templated with them.
+    expect(t(["projects", "website", "notes.json"]).template).toBe("/projects/{project_id}/notes.json");
+  });
+
+  it("refuses siblings with nothing answered in common, or a common sub-path answered with other shapes", () => {
+    // Two singleton documents: no sub-path below either, whatever their shapes.
+    const docs = buildTemplater(
+      [
+        ["config", "a"],
+        ["config", "b"],
+      ],
+      {
+        idValues: new Set(),
+        keysByList: new Map(),
+        answers: answers([
+          ["config/a", "GET", { theme: "dark" }],
+          ["config/b", "GET", { limits: [1, 2] }],
+        ]),
+      },
+    );
+    expect([docs(["config", "a"]).template, docs(["config", "b"]).template]).toEqual([
+      "/config/a",
+      "/config/b",
+    ]);
+    // The same sub-path answered with other fields: two resources, not one with an id.
+    const unlike = buildTemplater(
+      [
+        ["config", "a", "items"],
+        ["config", "b", "items"],
+      ],
+      {
+        idValues: new Set(),
+        keysByList: new Map(),
+        answers: answers([
+          ["config/a/items", "GET", { items: [{ name: "x" }] }],
+          ["config/b/items", "GET", { items: [{ port: 80 }] }],
+        ]),
+      },
+    );
+    expect(unlike(["config", "a", "items"]).template).toBe("/config/a/items");
+    // Under `api` or a version a word is a route (`/api/contents`, `/api/sessions`), never compared.
+    const routes = buildTemplater(
+      [
+        ["api", "contents", "status"],
+        ["api", "sessions", "status"],
+      ],
+      {
+        idValues: new Set(),
+        keysByList: new Map(),
+        answers: answers([
+          ["api/contents/status", "GET", { ok: true }],
+          ["api/sessions/status", "GET", { ok: true }],
+        ]),
+      },
+    );
+    expect(routes(["api", "sessions", "status"]).template).toBe("/api/sessions/status");
+  });
+
+  it("makes siblings whose answers name them by their stem ids, and the bare stem with a path below it too", () => {
+    const paths = [
+      ["wiki", "Roadmap.json"],
+      ["wiki", "Deployment.json"],
+      ["wiki", "Deployment", "1.json"],
+      ["wiki", "index.json"],
+    ];
+    const stemNamed = new Set(["wiki/Roadmap.json", "wiki/Deployment.json"]);
+    const t = buildTemplater(paths, { idValues: new Set(), keysByList: new Map(), stemNamed });
+    expect(t(["wiki", "Roadmap.json"]).template).toBe("/wiki/{id}.json");
+    expect(t(["wiki", "Release.json"]).template).toBe("/wiki/{id}.json");
+    expect(t(["wiki", "Deployment", "1.json"]).template).toBe("/wiki/{wiki_id}/{id}.json");
+    expect(t(["wiki", "index.json"]).template).toBe("/wiki/index.json");
+    // One self-named page alone, beside no other id, stays a literal.
+    const one = buildTemplater(
+      [
+        ["wiki", "Roadmap.json"],
+        ["wiki", "index.json"],
+      ],
+      {
+        idValues: new Set(),
+        keysByList: new Map(),
+        stemNamed: new Set(["wiki/Roadmap.json"]),
+      },
+    );
+    expect(one(["wiki", "Roadmap.json"]).template).toBe("/wiki/Roadmap.json");
+  });
+});
+
+describe("sameShape", () => {
+  it("compares kinds, keys one a subset of the other, and first items", () => {
+    expect(sameShape({ a: 1, b: { c: "x" } }, { a: 2, b: { c: "y", d: 1 }, e: null })).toBe(true);
+    expect(sameShape({ a: [] }, { a: [{ id: 1 }] })).toBe(true);
+    expect(sameShape({ a: 1 }, { b: 1 })).toBe(false);
+    expect(sameShape({ a: [1] }, { a: ["x"] })).toBe(false);
+    expect(sameShape([{ a: 1 }], { a: 1 })).toBe(false);
   });
 });

@@ -5,7 +5,10 @@
  * ids in bodies, or when its value identifies an entity the list read of its
  * parent path showed (by role: `/projects/website` under `/projects` listing
  * a project whose `identifier` is `website`), or when it ends a path only ever
- * answered "not found" beside such ids (an unknown id, `/api/contents/nope.md`). A file-type suffix stays literal
+ * answered "not found" beside such ids (an unknown id, `/api/contents/nope.md`), or when it is one of several word
+ * siblings whose sub-paths answered alike (`/projects/website/issue_categories.json` and the same under
+ * `mobile-app`, one shape: no list of projects needed), or one of several whose answers name them by their stem
+ * (`/wiki/Roadmap.json` answering `{"wiki_page": {"title": "Roadmap"}}`). A file-type suffix stays literal
  * around the id (`/issues/{id}.json`). `api`, `v1`-like and date segments
  * never are parameters. An id that holds `/` (a file path `projects/a.ipynb`
  * an entity of the recording holds as a value) spans several segments: its
@@ -35,13 +38,15 @@ export interface PathTemplate {
 
 interface Node {
   children: Map<string, Node>;
+  /** The recorded paths (segments joined by `/`) this node stands for: several once siblings merged into a parameter. */
+  raws: Set<string>;
   /** Parameter children by the suffix that follows the value in the segment ("" for a whole segment). */
   params: Map<string, Node>;
   /** On a parameter node: its values may span several segments (an id holding `/`). */
   multi?: boolean;
 }
 
-const newNode = (): Node => ({ children: new Map(), params: new Map() });
+const newNode = (): Node => ({ children: new Map(), params: new Map(), raws: new Set() });
 /** A segment standing for several joined ones (a multi-segment id). */
 const isJoined = (seg: string) => seg.includes("/");
 
@@ -62,10 +67,12 @@ function insert(node: Node, segments: string[], at: number): void {
     child = newNode();
     node.children.set(seg, child);
   }
+  child.raws.add(segments.slice(0, at + 1).join("/"));
   insert(child, segments, at + 1);
 }
 
 function mergeInto(target: Node, source: Node): void {
+  for (const raw of source.raws) target.raws.add(raw);
   for (const [seg, child] of source.children) {
     const existing = target.children.get(seg);
     if (existing) mergeInto(existing, child);
@@ -96,6 +103,97 @@ export interface IdEvidence {
    * names itself): beside multi-segment ids, such a segment is one of them even if no list showed it.
    */
   selfNamed?: ReadonlySet<string>;
+  /**
+   * Paths (segments joined by `/`) whose 2xx answer holds the last segment's stem, without its file-type suffix, as
+   * a string value at its top level or in the one object of an envelope (`{"wiki_page": {"title": "Roadmap"}}` at
+   * `/wiki/Roadmap.json`): the entity names itself by that segment, so several such siblings are ids.
+   */
+  stemNamed?: ReadonlySet<string>;
+  /**
+   * Per path (segments joined by `/`): per method, the JSON bodies of its 2xx answers (a few). Two word siblings
+   * whose sub-paths answered alike are one parameter (`/projects/website/issue_categories.json` and
+   * `/projects/mobile-app/issue_categories.json`).
+   */
+  answers?: ReadonlyMap<string, ReadonlyMap<string, readonly unknown[]>>;
+}
+
+const SHAPE_DEPTH = 4;
+
+/**
+ * True when two JSON answers have one shape: the same kind of value, an object's keys one a subset of the other's
+ * (optional fields) with the common ones alike, a list's first items alike (an empty list is like any). `null` is
+ * like anything. Only the first levels are compared.
+ */
+export function sameShape(a: unknown, b: unknown, depth = 0): boolean {
+  if (depth >= SHAPE_DEPTH || a === null || b === null) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b)) return false;
+    return a.length === 0 || b.length === 0 || sameShape(a[0], b[0], depth + 1);
+  }
+  if (typeof a !== typeof b) return false;
+  if (typeof a !== "object") return true;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const [small, large] = Object.keys(ra).length <= Object.keys(rb).length ? [ra, rb] : [rb, ra];
+  for (const k of Object.keys(small)) {
+    if (!Object.hasOwn(large, k)) return false;
+    if (!sameShape(small[k], large[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * The answers below a node by relative path (`wiki/index.json`) and method: every descendant reached through
+ * literal segments that are not ids by shape (a coincidence of ids, `/posts/1` and `/pages/1`, proves nothing).
+ */
+function tailAnswers(node: Node, ev: IdEvidence): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  const visit = (n: Node, rel: string[]) => {
+    for (const [seg, child] of n.children) {
+      if (isJoined(seg) || isIdShaped(splitSuffix(seg).stem)) continue;
+      const here = [...rel, seg];
+      for (const raw of child.raws)
+        for (const [method, bodies] of ev.answers?.get(raw) ?? [])
+          for (const body of bodies) appendTo(out, `${method} ${here.join("/")}`, body);
+      visit(child, here);
+    }
+  };
+  visit(node, []);
+  return out;
+}
+
+/**
+ * Word siblings that are one parameter by what answered below them: each shares with another at least one sub-path
+ * answered under both with one shape, and none answered a shared sub-path with another shape. Siblings with no
+ * sub-path in common (two singleton documents, `/config/a` and `/config/b`) never are.
+ */
+function alikeBelow(node: Node, segs: string[], ev: IdEvidence): Set<string> {
+  const out = new Set<string>();
+  if (!ev.answers || segs.length < 2) return out;
+  const tails = new Map(segs.map((seg) => [seg, tailAnswers(node.children.get(seg)!, ev)]));
+  const unlike = new Set<string>();
+  for (let i = 0; i < segs.length; i++)
+    for (let j = i + 1; j < segs.length; j++) {
+      const a = tails.get(segs[i]!)!;
+      const b = tails.get(segs[j]!)!;
+      let alike = 0;
+      let differ = 0;
+      for (const [key, bodiesA] of a) {
+        const bodiesB = b.get(key);
+        if (!bodiesB || bodiesA.length === 0 || bodiesB.length === 0) continue;
+        if (bodiesA.every((x) => bodiesB.every((y) => sameShape(x, y)))) alike++;
+        else differ++;
+      }
+      if (differ > 0) {
+        unlike.add(segs[i]!);
+        unlike.add(segs[j]!);
+      } else if (alike > 0) {
+        out.add(segs[i]!);
+        out.add(segs[j]!);
+      }
+    }
+  for (const seg of unlike) out.delete(seg);
+  return out;
 }
 
 /** Where a recorded multi-segment id sits in a path: the leftmost start after the first segment, the longest run. */
@@ -115,6 +213,19 @@ const joinRun = (segs: string[], [from, to]: [number, number]) => [
 
 function collapse(node: Node, ev: IdEvidence, path: string[]): void {
   const listed = ev.keysByList.get(path.join("/"));
+  const some = (seg: string, set: ReadonlySet<string> | undefined) =>
+    set !== undefined && [...node.children.get(seg)!.raws].some((raw) => set.has(raw));
+  // Word siblings compared by what answered below them only where a word may be an id: under a named collection
+  // below the API root, not under `api`, a version or an id (`/api/contents` and `/api/sessions` are two routes).
+  const parent = path[path.length - 1];
+  const mayCompare =
+    path.length >= 1 &&
+    parent !== undefined &&
+    parent !== "{}" &&
+    !isNeverParam(parent) &&
+    !isIdShaped(parent);
+  /** Stems of suffixed siblings made parameters (`Deployment` of `Deployment.json`). */
+  const movedStems = new Set<string>();
   const groups = new Map<string, string[]>();
   for (const seg of node.children.keys()) {
     const { suffix } = isJoined(seg) ? { suffix: "" } : splitSuffix(seg);
@@ -135,34 +246,44 @@ function collapse(node: Node, ev: IdEvidence, path: string[]): void {
     const byValue = stems.filter(({ stem }) => !isIdShaped(stem) && ev.idValues.has(stem));
     const byRole = stems.filter(({ stem }) => !isIdShaped(stem) && listed?.has(stem));
     const byPath =
-      suffix === "" && hostsPaths
-        ? stems.filter(({ seg }) => isJoined(seg) || ev.selfNamed?.has([...path, seg].join("/")))
-        : [];
+      suffix === "" && hostsPaths ? stems.filter(({ seg }) => isJoined(seg) || some(seg, ev.selfNamed)) : [];
+    const words = stems.filter(({ stem }) => !isIdShaped(stem));
+    const alike = mayCompare
+      ? alikeBelow(
+          node,
+          words.map(({ seg }) => seg),
+          ev,
+        )
+      : new Set<string>();
+    const byAnswers = words.filter(({ seg }) => alike.has(seg));
+    const byName = words.filter(({ seg }) => some(seg, ev.stemNamed));
+    // A bare segment that is the stem of a suffixed sibling made a parameter is that id with a path below it.
+    const byStem = suffix === "" ? words.filter(({ seg }) => movedStems.has(seg)) : [];
     const params = [
       ...byShape,
       ...(byValue.length >= 2 || (byValue.length >= 1 && byShape.length >= 1) ? byValue : []),
       ...byRole,
       ...byPath,
+      ...byAnswers,
+      ...byStem,
     ];
+    if (byName.length >= 2 || params.length > 0) params.push(...byName);
     // A last segment only ever answered "not found" beside ids is an unknown id (`/api/contents/nope.md`).
     const byMiss = stems.filter(({ seg }) => {
       const child = node.children.get(seg)!;
-      return (
-        ev.missed?.has([...path, seg].join("/")) === true &&
-        child.children.size === 0 &&
-        child.params.size === 0
-      );
+      return some(seg, ev.missed) && child.children.size === 0 && child.params.size === 0;
     });
     if (params.length > 0) params.push(...byMiss);
     // Beside ids, a segment whose own answer names it (`{"path": "todo.txt"}` at `/files/todo.txt`) is one more.
     if (params.length > 0 && !hostsPaths)
-      params.push(...stems.filter(({ seg }) => suffix === "" && ev.selfNamed?.has([...path, seg].join("/"))));
+      params.push(...stems.filter(({ seg }) => suffix === "" && some(seg, ev.selfNamed)));
     for (const { seg } of [...new Map(params.map((p) => [p.seg, p])).values()].sort((a, b) =>
       a.seg < b.seg ? -1 : 1,
     )) {
       const child = node.children.get(seg)!;
       node.children.delete(seg);
       moved.add(seg);
+      if (suffix !== "") movedStems.add(seg.slice(0, -suffix.length));
       if (isJoined(seg)) child.multi = true;
       const existing = node.params.get(suffix);
       if (existing) mergeInto(existing, child);
