@@ -127,3 +127,24 @@ describe("a field built from its own earlier value with a constant affix", () =>
     ]);
   });
 });
+
+describe("a field the request sent itself", () => {
+  it("is neither an affix of its old value nor a constant (the app stored the sent text escaped)", () => {
+    const { model, coverage } = learnSpecs([
+      ...seedReads,
+      {
+        method: "PATCH",
+        path: "/api/notes/1",
+        status: 200,
+        req: { slug: "n1 & co" },
+        res: note(1, "n1 &amp; co"),
+      },
+      { path: "/api/notes/1", status: 200, res: note(1, "n1 &amp; co") },
+    ]);
+    // One observation says what the app made of that text, not what it makes of the next: withheld, explained.
+    expect(model.write_rules.find((r) => r.tool_name === "patch_notes_by_id")).toBeUndefined();
+    expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason])).toEqual([
+      ["patch_notes_by_id", "unexplained_field"],
+    ]);
+  });
+});

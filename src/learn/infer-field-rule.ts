@@ -304,7 +304,17 @@ export function candidates(
     add({ kind: "increment", step: 1 });
   // A text built from the field's own earlier value by a text put after or before it (a trashed slug `contact` →
   // `contact__trashed`): the affix is the rule, so only one every observation shares holds.
-  if (!ctx.create && typeof v === "string" && typeof preV === "string" && preV !== "" && v !== preV) {
+  // Never where the request sent the field itself: the app wrote what it was sent (escaped, trimmed), no affix
+  // (the review's category PATCH sent "Events & meetups" and read back "Events &amp; meetups").
+  const sentItself = ctx.request !== null && readPointer(ctx.request, self) !== undefined;
+  if (
+    !ctx.create &&
+    !sentItself &&
+    typeof v === "string" &&
+    typeof preV === "string" &&
+    preV !== "" &&
+    v !== preV
+  ) {
     if (v.startsWith(preV)) add({ kind: "affix", prefix: "", suffix: v.slice(preV.length) });
     if (v.endsWith(preV)) add({ kind: "affix", prefix: v.slice(0, v.length - preV.length), suffix: "" });
   }
@@ -334,7 +344,11 @@ export function candidates(
   // A created id is never a constant: every later create would collide with it.
   const newId = top && ctx.create && f === ctx.idField;
   // A counter (highest + 1) is told from a constant in inferAt, over every observation.
-  if (!isRedactionMarker(v) && !looksRandom(v) && !((time || today) && ctx.create) && !newId)
+  // Nor a text the request sent as another text (stored escaped, trimmed, normalised): one observation of it says
+  // what the app made of that text, never what it makes of the next one (an empty answer is a text ignored: kept).
+  const sentText = sentItself ? readPointer(ctx.request, self) : undefined;
+  const rewritten = typeof sentText === "string" && typeof v === "string" && v !== "" && sentText !== v;
+  if (!isRedactionMarker(v) && !looksRandom(v) && !((time || today) && ctx.create) && !newId && !rewritten)
     add({ kind: "constant", value: v });
   return { cands, untimed, counter, proofs };
 }

@@ -144,6 +144,38 @@ describe("word ids by what answered", () => {
   };
   const list = (items: unknown[]) => ({ categories: items, total_count: items.length });
 
+  it("keeps siblings apart whose shared sub-path answered only empty lists, or whose own answers differ", () => {
+    const paths = [
+      ["admin", "config", "mail"],
+      ["admin", "config", "auth"],
+      ["admin", "config", "mail", "history"],
+      ["admin", "config", "auth", "history"],
+    ];
+    const evidence = (own: boolean, history: unknown) => ({
+      idValues: new Set<string>(),
+      keysByList: new Map(),
+      answers: answers([
+        ...(own
+          ? ([
+              ["admin/config/mail", "GET", { smtp_host: "smtp.x", port: 25 }],
+              ["admin/config/auth", "GET", { providers: ["google"] }],
+            ] as [string, string, unknown][])
+          : []),
+        ["admin/config/mail/history", "GET", history],
+        ["admin/config/auth/history", "GET", history],
+      ]),
+    });
+    // Empty lists are like anything: no likeness shown.
+    expect(buildTemplater(paths, evidence(false, []))(["admin", "config", "mail"]).template).toBe(
+      "/admin/config/mail",
+    );
+    // A shared sub-path alike, but the siblings' own documents differ in shape.
+    const entries = [{ at: "2026-01-01", by: "admin" }];
+    expect(buildTemplater(paths, evidence(true, entries))(["admin", "config", "mail"]).template).toBe(
+      "/admin/config/mail",
+    );
+  });
+
   it("makes word siblings one parameter when a sub-path under both answered with one shape", () => {
     const paths = [
       ["projects", "website", "categories.json"],

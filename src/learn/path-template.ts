@@ -158,9 +158,21 @@ function tailAnswers(node: Node, ev: IdEvidence): Map<string, unknown[]> {
       visit(child, here);
     }
   };
+  // The node's own answers, under a key of their own: they can refute a likeness, never prove one.
+  for (const raw of node.raws)
+    for (const [method, bodies] of ev.answers?.get(raw) ?? [])
+      for (const body of bodies) appendTo(out, `${method} ${SELF}`, body);
   visit(node, []);
   return out;
 }
+
+/** The key of a node's own answers in `tailAnswers`. */
+const SELF = ".";
+
+/** An answer that shows a shape: an empty list, an empty object or null is like anything and proves no likeness. */
+const informative = (v: unknown): boolean =>
+  v !== null &&
+  (Array.isArray(v) ? v.length > 0 : typeof v !== "object" || Object.keys(v as object).length > 0);
 
 /**
  * Word siblings that are one parameter by what answered below them: each shares with another at least one sub-path
@@ -181,8 +193,8 @@ function alikeBelow(node: Node, segs: string[], ev: IdEvidence): Set<string> {
       for (const [key, bodiesA] of a) {
         const bodiesB = b.get(key);
         if (!bodiesB || bodiesA.length === 0 || bodiesB.length === 0) continue;
-        if (bodiesA.every((x) => bodiesB.every((y) => sameShape(x, y)))) alike++;
-        else differ++;
+        if (!bodiesA.every((x) => bodiesB.every((y) => sameShape(x, y)))) differ++;
+        else if (!key.endsWith(` ${SELF}`) && [...bodiesA, ...bodiesB].some(informative)) alike++;
       }
       if (differ > 0) {
         unlike.add(segs[i]!);

@@ -22,6 +22,20 @@ describe("queryLeaves", () => {
   });
 });
 
+describe("queryLeaves beyond its limits", () => {
+  it("stands for what lies beyond them with one leaf no rule knows, never drops it silently", () => {
+    let deep: unknown = { isComplete: true };
+    for (let i = 0; i < 10; i++) deep = { and: [deep] };
+    const cut = queryLeaves([["filter", JSON.stringify({ where: deep })]]);
+    expect(cut).toHaveLength(1);
+    expect(cut[0]!.path.at(-1)).toBe("\u2026beyond-limit");
+    const wide = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`x${i}`, false]));
+    const many = queryLeaves([["filter", JSON.stringify({ fields: wide, where: { isComplete: true } })]]);
+    expect(many).toHaveLength(65);
+    expect(many.filter((l) => l.path.at(-1) === "\u2026beyond-limit")).toHaveLength(1);
+  });
+});
+
 describe("resolveField", () => {
   const sample = [
     { id: 1, isComplete: false, assigned_to: { id: 5, name: "J" }, title: { rendered: "T" }, tag: "home" },

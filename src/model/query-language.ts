@@ -29,6 +29,8 @@ type Entity = Record<string, unknown>;
 
 const MAX_LEAVES = 64;
 const MAX_DEPTH = 8;
+/** The key of the leaf standing for what lay beyond those limits (no query rule names it). */
+const CUT = "\u2026beyond-limit";
 
 /** `filter[where][title]` → `["filter", "where", "title"]`; `a[]` → `["a"]`; anything else is one name. */
 export function bracketPath(name: string): string[] {
@@ -53,7 +55,12 @@ function isScalar(v: unknown): v is QueryScalar {
 }
 
 function expand(path: string[], value: Json, pair: number, out: QueryLeaf[], depth: number): void {
-  if (out.length >= MAX_LEAVES || depth > MAX_DEPTH) return;
+  if (out.length >= MAX_LEAVES || depth > MAX_DEPTH) {
+    // Never the query read as if it ended here (its filters dropped, the whole list answered): one leaf no rule
+    // knows stands for the rest, so the request is the explained unlearned_query miss.
+    if (!out.some((l) => l.path.at(-1) === CUT)) out.push({ path: [...path, CUT], value: "", pair });
+    return;
+  }
   if (isScalar(value)) {
     out.push({ path, value, pair });
     return;
