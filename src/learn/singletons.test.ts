@@ -165,8 +165,9 @@ describe("singleton documents", () => {
     expect(coverage.writes.withheld.map((w) => [w.tool_name, w.reason, w.hint, w.closable])).toEqual([
       [
         "patch_settings",
-        "conflicting_observations",
-        'Observations of PATCH /api/settings disagree on "theme"; record the write again, each followed by a GET /api/settings',
+        // A text sent and stored as another (dark -> night) is no constant: no rule fits it at all.
+        "unexplained_field",
+        'Field "theme" in PATCH /api/settings fits no rule (request, id sequence, clock, constant, copy); record 2 or more PATCH /api/settings with different inputs, each followed by a GET /api/settings',
         true,
       ],
     ]);
